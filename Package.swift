@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "CoreDataQueryInterface",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CoreDataQueryInterface", targets: ["CoreDataQueryInterface"]),
+        .library(name: "CDQIModel", targets: ["CDQIModel"]),
+        .library(name: "CDQIPredicate", targets: ["CDQIPredicate"]),
+        .library(name: "CDQIStore", targets: ["CDQIStore"]),
+        .library(name: "CDQIGenerator", targets: ["CDQIGenerator"]),
+        .executable(name: "cdqi", targets: ["cdqi"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries: pkg-config finds the headers; the providers feed SwiftPM's install hint.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+
+        // The managed object model and the .xcdatamodeld loader.
+        .target(name: "CDQIModel", dependencies: ["CLibXML2"]),
+        // The predicate/expression AST, the format-string parser and printer, the in-memory evaluator.
+        .target(name: "CDQIPredicate"),
+        // SQLite access, Core Data's store layout, and (to come) objects, contexts and the SQL compiler.
+        .target(name: "CDQIStore", dependencies: ["CDQIModel", "CDQIPredicate", "CSQLite"]),
+        // The public query API and the proxy types generated code builds on.
+        .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
+        // Model → Swift source.
+        .target(name: "CDQIGenerator", dependencies: ["CDQIModel"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "cdqi",
+            dependencies: [
+                "CDQIGenerator",
+                "CDQIModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
+        .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),
+        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel"]),
+        .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"]),
+        .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
+        .testTarget(name: "CDQICLITests", dependencies: ["cdqi"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

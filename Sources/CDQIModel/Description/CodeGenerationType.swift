@@ -1,0 +1,7 @@
+/// What Xcode generates for an entity (`codeGenerationType`).
+public enum CodeGenerationType: String, Sendable, Hashable, CaseIterable {
+    /// The class and its properties.
+    case `class` = "class"
+    /// Only an extension with the properties; the class is written by hand.
+    case category = "category"
+}

@@ -1,0 +1,167 @@
+import CDQIModel
+import Foundation
+
+/// A Core Data SQLite store file, opened for one model.
+///
+/// A new (or empty) file is created in Core Data's layout: the bookkeeping tables, one table per
+/// entity hierarchy, join tables, indexes, the entity rows of `Z_PRIMARYKEY`, and metadata whose version
+/// hashes are the ones Apple's Core Data computes, so Apple's Core Data accepts the store as written for
+/// the same model. An existing file is checked against the model before anything is written to it: a
+/// store written for another model is refused with every difference named, and left byte for byte as
+/// it was.
+///
+/// ```swift
+/// let store = try SQLiteStore(model: model, url: URL(fileURLWithPath: "Company.sqlite"))
+/// try store.rowCount(of: "Employee")   // 0
+/// ```
+public final class SQLiteStore {
+    /// The model the store holds objects of.
+    public let model: ManagedObjectModel
+    /// Where the model's entities live in the file.
+    public let schema: StoreSchema
+    /// The store's metadata.
+    public let metadata: StoreMetadata
+    /// The file, or `nil` for an in-memory store.
+    public let url: URL?
+    /// The store's connection.
+    public let connection: SQLiteConnection
+
+    /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
+    /// when `url` is `nil`.
+    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
+        self.model = model
+        self.url = url
+        let path = url?.path ?? ":memory:"
+        schema = StoreSchema(model: model)
+        do {
+            connection = try SQLiteConnection(path: path)
+        } catch {
+            throw .sqlite(error)
+        }
+        do {
+            if try Self.tableNames(connection).isEmpty {
+                metadata = StoreMetadata(model: model)
+                try Self.create(connection, schema: schema, metadata: metadata)
+            } else {
+                metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+                try connection.enableWriteAheadLog()
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .notACoreDataStore(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The number of stored objects of an entity (its sub-entities' objects included, unless told not to).
+    public func rowCount(of entityName: String, includingSubentities: Bool = true) throws(StoreError) -> Int {
+        guard let entity = schema.entity(named: entityName) else {
+            throw .modelMismatch(path: url?.path ?? ":memory:", differences: ["the model has no entity '\(entityName)'"])
+        }
+        let numbers = includingSubentities ? entity.numbersIncludingSubentities : [entity.number]
+        do {
+            // Pre-order numbering makes an entity and its descendants one contiguous range.
+            let statement = try connection.prepare("SELECT COUNT(*) FROM \(entity.tableName) WHERE Z_ENT BETWEEN ? AND ?")
+            try statement.bind(Int64(numbers.min() ?? entity.number), at: 1)
+            try statement.bind(Int64(numbers.max() ?? entity.number), at: 2)
+            guard try statement.step() else { return 0 }
+            return Int(statement.int64(0))
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    // MARK: Creating
+
+    private static func create(_ connection: SQLiteConnection, schema: StoreSchema, metadata: StoreMetadata) throws {
+        // auto_vacuum must be chosen before the first table exists; Core Data uses INCREMENTAL.
+        try connection.execute("PRAGMA auto_vacuum = 2")
+        try connection.enableWriteAheadLog()
+        let plist = try metadata.propertyList()
+        try connection.writeTransaction {
+            for statement in StoreSchema.bookkeepingStatements + schema.createStatements {
+                try connection.execute(statement)
+            }
+            let insertEntity = try connection.prepare(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+            for entity in schema.entities {
+                try insertEntity.bind(Int64(entity.number), at: 1)
+                try insertEntity.bind(entity.name, at: 2)
+                try insertEntity.bind(Int64(entity.superNumber), at: 3)
+                try insertEntity.run()
+            }
+            let insertMetadata = try connection.prepare(
+                "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+            try insertMetadata.bind(metadata.uuid, at: 1)
+            try insertMetadata.bind(plist, at: 2)
+            try insertMetadata.run()
+        }
+    }
+
+    // MARK: Opening
+
+    private static func tableNames(_ connection: SQLiteConnection) throws(SQLiteError) -> Set<String> {
+        let statement = try connection.prepareUncached("SELECT name FROM sqlite_master WHERE type = 'table'")
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.string(0)) }
+        return names
+    }
+
+    /// Reads the metadata and checks the file against the model, writing nothing.
+    private static func verify(
+        _ connection: SQLiteConnection, path: String, model: ManagedObjectModel, schema: StoreSchema
+    ) throws -> StoreMetadata {
+        let tables = try tableNames(connection)
+        guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+            throw StoreError.notACoreDataStore(path: path, reason: "it has no Z_METADATA and Z_PRIMARYKEY tables")
+        }
+        let row = try connection.prepareUncached("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        guard try row.step(), !row.isNull(1) else {
+            throw StoreError.unreadableMetadata(path: path, reason: "Z_METADATA has no property list")
+        }
+        let metadata = try StoreMetadata(uuid: row.string(0), plist: row.data(1), path: path)
+        var differences = metadata.differences(from: model)
+        if differences.isEmpty {
+            differences = try layoutDifferences(connection, tables: tables, model: model, schema: schema)
+        }
+        if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
+        return metadata
+    }
+
+    /// Entity numbers, tables and columns the model needs that the file does not have.
+    private static func layoutDifferences(
+        _ connection: SQLiteConnection, tables: Set<String>, model: ManagedObjectModel, schema: StoreSchema
+    ) throws -> [String] {
+        var differences: [String] = []
+        let numbers = try connection.prepareUncached("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+        var stored: [Int: String] = [:]
+        while try numbers.step() { stored[Int(numbers.int64(0))] = numbers.string(1) }
+        for entity in schema.entities {
+            let names = [entity.name, model.entity(named: entity.name)?.renamingIdentifier].compactMap { $0 }
+            if let found = stored[entity.number], !names.contains(found) {
+                differences.append("entity '\(entity.name)' should be number \(entity.number), which the store gives to '\(found)'")
+            } else if stored[entity.number] == nil {
+                differences.append("entity '\(entity.name)' (number \(entity.number)) is missing from Z_PRIMARYKEY")
+            }
+        }
+        for table in schema.tables {
+            guard tables.contains(table.name) else {
+                differences.append("table \(table.name) is missing")
+                continue
+            }
+            let info = try connection.prepareUncached("SELECT name FROM pragma_table_info(?)")
+            try info.bind(table.name, at: 1)
+            var columns: Set<String> = []
+            while try info.step() { columns.insert(info.string(0)) }
+            for column in table.columns where !columns.contains(column.name) {
+                differences.append("table \(table.name) has no column \(column.name)")
+            }
+        }
+        for join in schema.joinTables where !tables.contains(join.name) {
+            differences.append("join table \(join.name) is missing")
+        }
+        return differences
+    }
+}
