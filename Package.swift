@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CDQIStore", targets: ["CDQIStore"]),
         .library(name: "CDQIGenerator", targets: ["CDQIGenerator"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
+        .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +48,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Runs cdqi over a target's .xcdatamodeld bundles at build time.
+        .plugin(name: "CDQIPlugin", capability: .buildTool(), dependencies: ["cdqi"]),
 
         .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
         .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),

@@ -20,6 +20,9 @@ enum XMLReader {
     /// Parses `bytes` (the content of `path`) and returns the root element.
     static func parse(_ bytes: [UInt8], path: String, allowDoctype: Bool) throws(ModelError) -> XMLElementNode {
         _ = initialised
+        if bytes.isEmpty {
+            throw .invalid([ModelDiagnostic(.error, "the file is empty", at: SourceLocation(file: path, line: 1))])
+        }
         if !allowDoctype, let line = lineOfDoctype(in: bytes) {
             throw .invalid([ModelDiagnostic(
                 .error,
@@ -31,6 +34,11 @@ enum XMLReader {
         }
         defer { xmlFreeParserCtxt(context) }
         context.pointee.sax?.pointee.startElementNs = startElementRecordingLine
+        // After the first error libxml2 keeps scanning and reports more, often at the end of the
+        // input; the first one is the one that names the cause.
+        let firstError = FirstErrorRecorder()
+        context.pointee._private = Unmanaged.passUnretained(firstError).toOpaque()
+        context.pointee.sax?.pointee.serror = recordFirstError
         guard bytes.count <= Int(Int32.max) else {
             throw .fileTooLarge(path: path, size: bytes.count, limit: Int(Int32.max))
         }
@@ -42,7 +50,11 @@ enum XMLReader {
             }
         }
         guard let document else {
-            throw .invalid([syntaxError(context: context, path: path, empty: bytes.isEmpty)])
+            if let first = firstError.error {
+                throw .invalid([ModelDiagnostic(
+                    .error, "malformed XML: \(first.message)", at: SourceLocation(file: path, line: max(first.line, 1)))])
+            }
+            throw .invalid([lastError(context: context, path: path)])
         }
         defer { xmlFreeDoc(document) }
         if !allowDoctype, document.pointee.intSubset != nil || document.pointee.extSubset != nil {
@@ -74,17 +86,29 @@ enum XMLReader {
         return nil
     }
 
-    private static func syntaxError(context: xmlParserCtxtPtr, path: String, empty: Bool) -> ModelDiagnostic {
-        if empty {
-            return ModelDiagnostic(.error, "the file is empty", at: SourceLocation(file: path, line: 1))
-        }
+    private static func lastError(context: xmlParserCtxtPtr, path: String) -> ModelDiagnostic {
         guard let error = xmlCtxtGetLastError(context) else {
             return ModelDiagnostic(.error, "malformed XML", at: SourceLocation(file: path, line: 1))
         }
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        let trimmed = message.trimmingWhitespace
         return ModelDiagnostic(
-            .error, "malformed XML: \(trimmed)", at: SourceLocation(file: path, line: max(Int(error.pointee.line), 1)))
+            .error, "malformed XML: \(message.trimmingWhitespace)",
+            at: SourceLocation(file: path, line: max(Int(error.pointee.line), 1)))
+    }
+
+    /// Keeps the first error libxml2 reports during one parse.
+    private final class FirstErrorRecorder {
+        var error: (line: Int, message: String)?
+    }
+
+    private static let recordFirstError: xmlStructuredErrorFunc = { userData, error in
+        guard let userData, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
+            let recorder = userData.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private
+        else { return }
+        let first = Unmanaged<FirstErrorRecorder>.fromOpaque(recorder).takeUnretainedValue()
+        guard first.error == nil else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        first.error = (Int(error.pointee.line), message.trimmingWhitespace)
     }
 
     /// libxml2 2.9 keeps element lines in 16 bits and, past 65,535, answers with a neighbouring text
