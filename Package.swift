@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CoreDataQueryInterface",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CoreDataQueryInterface", targets: ["CoreDataQueryInterface"]),
         .library(name: "CDQIModel", targets: ["CDQIModel"]),

@@ -1,0 +1,71 @@
+import CDQIPredicate
+import CDQIStore
+import Testing
+
+/// The SQL functions and collations give the predicate language's answers (the examples of
+/// predicate-language.md §3.3–§3.4, worked out there), inside SQLite.
+@Suite("SQLite functions")
+struct SQLiteFunctionsTests {
+    private func connection() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try SQLiteFunctions.register(on: connection)
+        return connection
+    }
+
+    /// Runs `SELECT function(?, ?, options)` with the two strings bound.
+    private func call(_ connection: SQLiteConnection, _ function: String, _ left: String, _ right: String,
+                      _ options: ComparisonOptions = []) throws -> Int64 {
+        let statement = try connection.prepare("SELECT \(function)(?, ?, ?)")
+        defer { statement.reset() }
+        try statement.bind(left, at: 1)
+        try statement.bind(right, at: 2)
+        try statement.bind(Int64(options.rawValue), at: 3)
+        #expect(try statement.step())
+        return statement.int64(0)
+    }
+
+    @Test("LIKE, MATCHES and the substring operators, with and without options")
+    func stringOperators() throws {
+        let db = try connection()
+        #expect(try call(db, "cdqi_like", "hello", "hel*o") == 1)
+        #expect(try call(db, "cdqi_like", "heo", "hel*o") == 0)
+        #expect(try call(db, "cdqi_like", "helo", "hel?o") == 0)
+        #expect(try call(db, "cdqi_like", "hello", "hel?o") == 1)
+        #expect(try call(db, "cdqi_like", "HELLO", "hello", [.caseInsensitive, .diacriticInsensitive]) == 1)
+        #expect(try call(db, "cdqi_like", "naïve", "naive", .diacriticInsensitive) == 1)
+        #expect(try call(db, "cdqi_matches", "hello", "hel{2}o") == 1)
+        #expect(try call(db, "cdqi_matches", "Alice", "lic") == 0)
+        #expect(try call(db, "cdqi_beginswith", "aBcDeF", "") == 0)
+        #expect(try call(db, "cdqi_contains", "Zürich", "Zur", .diacriticInsensitive) == 1)
+        #expect(try call(db, "cdqi_contains", "Zürich", "Zur") == 0)
+        #expect(try call(db, "cdqi_endswith", "Café", "FE", [.caseInsensitive, .diacriticInsensitive]) == 1)
+    }
+
+    @Test("operands that are not text never match, and NULL passes through cdqi_fold")
+    func nonText() throws {
+        let db = try connection()
+        let statement = try db.prepare(
+            "SELECT cdqi_beginswith(12, '1', 0), cdqi_like(NULL, '*', 0), cdqi_fold(NULL, 1) IS NULL, cdqi_fold(7, 1), cdqi_fold('ÉCOLE', 3)")
+        #expect(try statement.step())
+        #expect(statement.int64(0) == 0)
+        #expect(statement.int64(1) == 0)
+        #expect(statement.int64(2) == 1)
+        #expect(statement.int64(3) == 7)
+        #expect(statement.string(4) == "ecole")
+    }
+
+    @Test("collations order case-insensitively and by locale")
+    func collations() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('b'), ('B'), ('a'), ('C'), ('file10'), ('file9')")
+        func names(_ collation: String) throws -> [String] {
+            let statement = try db.prepareUncached("SELECT name FROM t ORDER BY name COLLATE \(collation), rowid")
+            var result: [String] = []
+            while try statement.step() { result.append(statement.string(0)) }
+            return result
+        }
+        #expect(try names("BINARY") == ["B", "C", "a", "b", "file10", "file9"])
+        #expect(try names("cdqi_nocase") == ["a", "b", "B", "C", "file10", "file9"])
+        #expect(try names("cdqi_localized_standard").suffix(2) == ["file9", "file10"])
+    }
+}
