@@ -35,6 +35,7 @@ public final class SQLiteStore {
         schema = StoreSchema(model: model)
         do {
             connection = try SQLiteConnection(path: path)
+            try SQLiteFunctions.register(on: connection)
         } catch {
             throw .sqlite(error)
         }

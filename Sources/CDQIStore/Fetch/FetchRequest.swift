@@ -1,0 +1,30 @@
+import CDQIPredicate
+
+/// What to fetch: an entity, a predicate, an order, and a window.
+public struct FetchRequest: Sendable, Hashable {
+    /// The entity fetched.
+    public var entityName: String
+    /// The condition, or `nil` for every object.
+    public var predicate: PredicateNode?
+    /// The order; ties are broken by primary key, so results are deterministic.
+    public var sortDescriptors: [FetchSortDescriptor]
+    /// The most results to return; 0 for no limit.
+    public var fetchLimit: Int
+    /// How many matches to skip.
+    public var fetchOffset: Int
+    /// Whether objects of sub-entities match too.
+    public var includesSubentities: Bool
+
+    /// Creates a request.
+    public init(
+        entityName: String, predicate: PredicateNode? = nil, sortDescriptors: [FetchSortDescriptor] = [],
+        fetchLimit: Int = 0, fetchOffset: Int = 0, includesSubentities: Bool = true
+    ) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.includesSubentities = includesSubentities
+    }
+}

@@ -1,0 +1,64 @@
+import CDQIModel
+import CDQIPredicate
+import Foundation
+
+/// Turns a fetch request into one SELECT statement with its bindings.
+struct FetchSQLBuilder {
+    let model: ManagedObjectModel
+    let schema: StoreSchema
+    let storeIdentifier: String
+
+    /// What the statement returns.
+    enum Shape {
+        /// `Z_ENT, Z_PK` of each matching row, in order.
+        case objectIDs
+        /// One row: the number of matches.
+        case count
+    }
+
+    func build(_ request: FetchRequest, shape: Shape) throws(PredicateSQLError) -> SQLFragment {
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        let root = try compiler.rootScope(for: request.entityName)
+        var conditions: [SQLFragment] = []
+
+        // Rows of other entities sharing the hierarchy table are excluded; pre-order numbering makes an
+        // entity and its descendants one contiguous range.
+        let numbers = request.includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
+        let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
+        if numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() {
+            conditions.append(low == high
+                ? SQLFragment("t0.Z_ENT = ?", [.integer(Int64(low))])
+                : SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))]))
+        }
+        if let predicate = request.predicate {
+            conditions.append(try compiler.compile(predicate, in: root))
+        }
+
+        var orderTerms: [SQLFragment] = []
+        if shape == .objectIDs {
+            for descriptor in request.sortDescriptors {
+                let expression = ExpressionNode.keyPath(descriptor.keyPath)
+                let operand = try compiler.operand(expression, in: root)
+                let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
+                orderTerms.append(SQLFragment.template(
+                    "%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
+            }
+            orderTerms.append(SQLFragment("t0.Z_PK"))
+        }
+
+        let select = shape == .count ? "SELECT COUNT(*)" : "SELECT t0.Z_ENT, t0.Z_PK"
+        var statement = SQLFragment("\(select) FROM \(root.mapping.tableName) t0\(root.joinClause)")
+        if !conditions.isEmpty {
+            statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))
+        }
+        if !orderTerms.isEmpty {
+            statement = SQLFragment.template("% ORDER BY %", statement, .joined(orderTerms, separator: ", "))
+        }
+        if shape == .objectIDs, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            let limit = request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1
+            statement = SQLFragment.template(
+                "% LIMIT % OFFSET %", statement, .bound(.integer(limit)), .bound(.integer(Int64(request.fetchOffset))))
+        }
+        return statement
+    }
+}

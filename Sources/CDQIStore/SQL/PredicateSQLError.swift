@@ -1,0 +1,43 @@
+/// Why a predicate cannot be compiled to SQL for a fetch. The message names the key path or the
+/// construct, and the entity.
+public enum PredicateSQLError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A key that the entity (or the entity reached so far along the path) does not have.
+    case unknownKey(key: String, entity: String, keyPath: String)
+    /// A to-many key path used where a single value is needed, outside ANY/ALL/NONE, the membership
+    /// forms and the collection operators.
+    case toManyKeyNotAllowed(keyPath: String)
+    /// A key path with more than one to-many step.
+    case multipleToManySteps(keyPath: String)
+    /// ANY/ALL/NONE on a key path that does not go through a to-many relationship.
+    case modifierNeedsToMany(keyPath: String)
+    /// A transient property: it has no column.
+    case transientProperty(key: String, entity: String)
+    /// A construct the SQL compiler does not accept (the closed list of predicate-language.md §4.1).
+    case unsupported(String)
+    /// A variable with no value.
+    case unboundVariable(String)
+    /// A value or operand of the wrong shape (BETWEEN bounds, arithmetic on strings, …).
+    case typeMismatch(expression: String, reason: String)
+
+    /// A sentence describing the problem.
+    public var description: String {
+        switch self {
+        case .unknownKey(let key, let entity, let keyPath):
+            return "unknown key '\(key)' on entity '\(entity)' in '\(keyPath)'"
+        case .toManyKeyNotAllowed(let keyPath):
+            return "to-many key not allowed here: '\(keyPath)' (use ANY, ALL or NONE, or a collection operator)"
+        case .multipleToManySteps(let keyPath):
+            return "'\(keyPath)' goes through more than one to-many relationship"
+        case .modifierNeedsToMany(let keyPath):
+            return "ANY/ALL/NONE need a to-many key path, and '\(keyPath)' is not one"
+        case .transientProperty(let key, let entity):
+            return "'\(entity).\(key)' is transient: it is not stored, so a fetch cannot use it"
+        case .unsupported(let what):
+            return "not supported in a fetch: \(what)"
+        case .unboundVariable(let name):
+            return "the variable $\(name) has no value"
+        case .typeMismatch(let expression, let reason):
+            return "'\(expression)': \(reason)"
+        }
+    }
+}
