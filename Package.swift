@@ -54,9 +54,9 @@ let package = Package(
         .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
         .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),
         .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel"]),
-        .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"]),
+        .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi"]),
+        .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,14 @@ public struct FetchRequest: Sendable, Hashable {
     public var fetchOffset: Int
     /// Whether objects of sub-entities match too.
     public var includesSubentities: Bool
+    /// The columns of a dictionary fetch; empty for every attribute of the entity.
+    public var propertiesToFetch: [FetchedProperty] = []
+    /// The columns a dictionary fetch groups by.
+    public var propertiesToGroupBy: [FetchedProperty] = []
+    /// The condition on groups; it may repeat an aggregate or name an expression as `$name`.
+    public var havingPredicate: PredicateNode?
+    /// Whether a dictionary fetch drops duplicate rows (`SELECT DISTINCT`).
+    public var returnsDistinctResults: Bool = false
 
     /// Creates a request.
     public init(

@@ -21,6 +21,7 @@ extension PredicateSQLCompiler {
         case .evaluatedObject:
             return Operand(fragment: SQLFragment("\(scope.alias).Z_PK"), kind: .object(table: scope.mapping.tableName))
         case .variable(let name):
+            if let named = namedExpressions[name] { return named }
             guard let bound = variables[name] else { throw .unboundVariable(name) }
             return Operand(fragment: SQLFragment("\(bound.alias).Z_PK"), kind: .object(table: bound.mapping.tableName))
         case .keyPath(.some(let base), let components):
@@ -277,6 +278,32 @@ extension PredicateSQLCompiler {
 
     // MARK: Functions
 
+    /// An aggregate over the rows of a group (dictionary fetches): nil values are ignored, `count:`
+    /// counts values and `sum:` of no values is 0 (predicate-language.md §4.5).
+    private mutating func rowAggregate(
+        _ function: BuiltinFunction, of argument: ExpressionNode, text: String, in scope: Scope
+    ) throws(PredicateSQLError) -> Operand {
+        let value = try operand(argument, in: scope)
+        switch function {
+        case .count:
+            return Operand(fragment: SQLFragment.template("COUNT(%)", value.fragment), kind: .number(isInteger: true))
+        case .sum, .average:
+            guard case .number(let isInteger)? = value.kind else {
+                throw .typeMismatch(expression: text, reason: "\(function.selector) needs numbers")
+            }
+            if function == .average {
+                return Operand(fragment: SQLFragment.template("AVG(%)", value.fragment), kind: .number(isInteger: false))
+            }
+            return Operand(fragment: SQLFragment.template("COALESCE(SUM(%), 0)", value.fragment), kind: .number(isInteger: isInteger))
+        default:
+            guard value.kind?.isOrdered == true else {
+                throw .typeMismatch(expression: text, reason: "\(function.selector) needs values with an order")
+            }
+            let name = function == .min ? "MIN" : "MAX"
+            return Operand(fragment: SQLFragment.template("\(name)(%)", value.fragment), kind: value.kind)
+        }
+    }
+
     mutating func function(
         _ function: BuiltinFunction, _ arguments: [ExpressionNode], text: String, in scope: Scope
     ) throws(PredicateSQLError) -> Operand {
@@ -308,8 +335,12 @@ extension PredicateSQLCompiler {
             guard let argument = arguments.first else { throw .unsupported("'\(text)'") }
             return try operand(argument, in: scope)
         case .count, .sum, .min, .max, .average:
-            guard arguments.count == 1, case .toMany(var path)? = try resolveSide(arguments[0], in: scope) else {
-                throw .unsupported("'\(text)': aggregate functions need a to-many key path in a fetch")
+            guard arguments.count == 1 else { throw .unsupported("'\(text)'") }
+            guard case .toMany(var path)? = try resolveSide(arguments[0], in: scope) else {
+                guard allowsRowAggregates else {
+                    throw .unsupported("'\(text)': aggregate functions need a to-many key path in a predicate")
+                }
+                return try rowAggregate(function, of: arguments[0], text: text, in: scope)
             }
             let op: CollectionOperator =
                 switch function {

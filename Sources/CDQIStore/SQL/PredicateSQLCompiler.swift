@@ -18,6 +18,11 @@ struct PredicateSQLCompiler {
     let now: Date
     private var aliasCount = 0
     var variables: [String: Scope] = [:]
+    /// In the select list and HAVING of a dictionary fetch, `count:` `sum:` … of a single-valued key
+    /// path aggregate over the rows of each group.
+    var allowsRowAggregates = false
+    /// The named columns of a dictionary fetch, which HAVING refers to as `$name`.
+    var namedExpressions: [String: Operand] = [:]
 
     /// One query level: the fetched row, or the row of an `EXISTS` or aggregate subquery, with the
     /// LEFT JOINs its to-one key paths need.

@@ -43,3 +43,27 @@ extension SQLiteStore {
         return statement
     }
 }
+
+extension SQLiteStore {
+    /// A dictionary fetch: one dictionary per row (or per group), keyed by the names of the fetched
+    /// properties. A nil value has no key, as in Core Data. Aggregates (`count:` `sum:` `min:` `max:`
+    /// `average:`) work over the rows of each group of `propertiesToGroupBy`, and `havingPredicate`
+    /// filters the groups.
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {
+        let builder = DictionaryFetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+        let (fragment, columns) = try builder.build(request)
+        let statement = try connection.prepare(fragment.sql)
+        defer { statement.reset() }
+        try statement.bind(fragment.bindings)
+        var rows: [[String: StoredValue]] = []
+        while try statement.step() {
+            var row: [String: StoredValue] = [:]
+            for (index, column) in columns.enumerated() {
+                let value = statement.storedValue(index, as: column.type, storeIdentifier: metadata.uuid)
+                if !value.isNull { row[column.name] = value }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,153 @@
+import CDQIModel
+import CDQIPredicate
+import Foundation
+
+/// Turns a dictionary fetch (properties to fetch, grouping, HAVING, DISTINCT) into one SELECT.
+struct DictionaryFetchSQLBuilder {
+    let model: ManagedObjectModel
+    let schema: StoreSchema
+    let storeIdentifier: String
+
+    /// How a selected column's SQL value becomes a stored value.
+    enum ColumnType: Equatable {
+        case integer, double, decimal, bool, string, date, data, uuid, uri
+        case object(entity: String)
+    }
+
+    struct Column {
+        var name: String
+        var type: ColumnType
+    }
+
+    func build(_ request: FetchRequest) throws(PredicateSQLError) -> (SQLFragment, [Column]) {
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        compiler.allowsRowAggregates = true
+        let root = try compiler.rootScope(for: request.entityName)
+
+        var properties = request.propertiesToFetch
+        if properties.isEmpty {
+            properties = model.allAttributes(of: root.entity)
+                .filter { !$0.isTransient && root.mapping.columns[$0.name]?.value != nil }
+                .map { .keyPath($0.name) }
+        }
+        let groupNames = Set(request.propertiesToGroupBy.map(\.name))
+        var selected: [SQLFragment] = []
+        var columns: [Column] = []
+        for property in properties {
+            if !groupNames.isEmpty, case .keyPath(let path) = property, !groupNames.contains(path) {
+                throw .typeMismatch(
+                    expression: path, reason: "with propertiesToGroupBy, a fetched key path must be one of the grouped ones")
+            }
+            let (operand, type) = try column(property, compiler: &compiler, scope: root)
+            selected.append(operand.fragment)
+            columns.append(Column(name: property.name, type: type))
+            if case .expression(let description) = property { compiler.namedExpressions[description.name] = operand }
+        }
+
+        var conditions: [SQLFragment] = []
+        let numbers = request.includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
+        let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
+        if numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() {
+            conditions.append(SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))]))
+        }
+        if let predicate = request.predicate {
+            // Aggregates of rows belong in HAVING, not in the row condition.
+            compiler.allowsRowAggregates = false
+            conditions.append(try compiler.compile(predicate, in: root))
+            compiler.allowsRowAggregates = true
+        }
+        var groups: [SQLFragment] = []
+        for property in request.propertiesToGroupBy {
+            groups.append(try column(property, compiler: &compiler, scope: root).0.fragment)
+        }
+        var having: SQLFragment?
+        if let predicate = request.havingPredicate {
+            guard !groups.isEmpty else {
+                throw .unsupported("a HAVING predicate needs propertiesToGroupBy")
+            }
+            having = try compiler.compile(predicate, in: root)
+        }
+        var order: [SQLFragment] = []
+        for descriptor in request.sortDescriptors {
+            let operand = try compiler.operand(.keyPath(descriptor.keyPath), in: root)
+            let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
+            order.append(SQLFragment.template("%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
+        }
+
+        let distinct = request.returnsDistinctResults ? "DISTINCT " : ""
+        var statement = SQLFragment.template(
+            "SELECT \(distinct)% FROM \(root.mapping.tableName) t0\(root.joinClause)", .joined(selected, separator: ", "))
+        if !conditions.isEmpty {
+            statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))
+        }
+        if !groups.isEmpty { statement = SQLFragment.template("% GROUP BY %", statement, .joined(groups, separator: ", ")) }
+        if let having { statement = SQLFragment.template("% HAVING %", statement, having) }
+        if !order.isEmpty { statement = SQLFragment.template("% ORDER BY %", statement, .joined(order, separator: ", ")) }
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            let limit = request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1
+            statement = SQLFragment.template(
+                "% LIMIT % OFFSET %", statement, .bound(.integer(limit)), .bound(.integer(Int64(request.fetchOffset))))
+        }
+        return (statement, columns)
+    }
+
+    private func column(
+        _ property: FetchedProperty, compiler: inout PredicateSQLCompiler, scope: PredicateSQLCompiler.Scope
+    ) throws(PredicateSQLError) -> (PredicateSQLCompiler.Operand, ColumnType) {
+        switch property {
+        case .keyPath(let path):
+            let operand = try compiler.operand(.keyPath(path), in: scope)
+            return (operand, try type(ofKeyPath: path, from: scope.entity, operand: operand))
+        case .expression(let description):
+            let operand = try compiler.operand(description.expression, in: scope)
+            if let declared = description.resultType, let type = Self.type(of: declared) { return (operand, type) }
+            return (operand, Self.type(of: operand.kind))
+        }
+    }
+
+    /// The type of the attribute a key path ends at, or the object a to-one relationship points to.
+    private func type(
+        ofKeyPath path: String, from entity: EntityDescription, operand: PredicateSQLCompiler.Operand
+    ) throws(PredicateSQLError) -> ColumnType {
+        var current = entity
+        let keys = path.split(separator: ".").map(String.init)
+        for (index, key) in keys.enumerated() {
+            if let attribute = model.allAttributes(of: current).first(where: { $0.name == key }) {
+                return Self.type(of: attribute.type) ?? Self.type(of: operand.kind)
+            }
+            guard let relationship = model.allRelationships(of: current).first(where: { $0.name == key }),
+                let destination = model.entity(named: relationship.destinationEntityName)
+            else { break }
+            if index == keys.count - 1 { return .object(entity: destination.name) }
+            current = destination
+        }
+        return Self.type(of: operand.kind)
+    }
+
+    static func type(of attributeType: AttributeType) -> ColumnType? {
+        switch attributeType {
+        case .integer16, .integer32, .integer64: .integer
+        case .double, .float: .double
+        case .decimal: .decimal
+        case .boolean: .bool
+        case .string: .string
+        case .date: .date
+        case .binaryData, .transformable: .data
+        case .uuid: .uuid
+        case .uri: .uri
+        case .objectID, .undefined, .composite: nil
+        }
+    }
+
+    static func type(of kind: ValueKind?) -> ColumnType {
+        switch kind {
+        case .number(let isInteger)?: isInteger ? .integer : .double
+        case .string?: .string
+        case .date?: .date
+        case .data?: .data
+        case .uuid?: .uuid
+        case .uri?: .uri
+        case .object?, nil: .integer
+        }
+    }
+}
