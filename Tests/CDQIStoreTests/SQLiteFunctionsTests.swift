@@ -68,4 +68,23 @@ struct SQLiteFunctionsTests {
         #expect(try names("cdqi_nocase") == ["a", "b", "B", "C", "file10", "file9"])
         #expect(try names("cdqi_localized_standard").suffix(2) == ["file9", "file10"])
     }
+
+    @Test("the derived-attribute triggers of Apple stores can run")
+    func appleTriggerFunctions() throws {
+        let db = try connection()
+        // The shape of Apple's trigger (coredata-sqlite-format.md §7.2), on a two-table miniature.
+        try db.execute("""
+            CREATE TABLE ZBOOK (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZPAGESCOUNT INTEGER, ZUPDATED TIMESTAMP);
+            CREATE TABLE ZPAGE (Z_PK INTEGER PRIMARY KEY, ZBOOK INTEGER);
+            CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_INSERT AFTER INSERT ON ZPAGE FOR EACH ROW WHEN (NEW.ZBOOK NOT NULL)
+                BEGIN UPDATE ZBOOK SET ZPAGESCOUNT = IFNULL(ZPAGESCOUNT, 0) + 1, ZUPDATED = NSCoreDataNow() WHERE Z_PK = NEW.ZBOOK;
+                SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZBOOK', Z_ENT, Z_PK, 'pagesCount', ZPAGESCOUNT) FROM ZBOOK WHERE Z_PK = NEW.ZBOOK; END;
+            INSERT INTO ZBOOK (Z_PK, Z_ENT) VALUES (1, 1);
+            INSERT INTO ZPAGE (Z_PK, ZBOOK) VALUES (1, 1), (2, 1);
+            """)
+        let statement = try db.prepare("SELECT ZPAGESCOUNT, ZUPDATED > 700000000 FROM ZBOOK")
+        #expect(try statement.step())
+        #expect(statement.int64(0) == 2)
+        #expect(statement.int64(1) == 1)
+    }
 }

@@ -7,8 +7,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileNotFound(path: String)
     /// The path exists but is not a `.xcdatamodeld` bundle, a `.xcdatamodel` folder or a `contents` file.
     case notAModel(path: String, reason: String)
-    /// A version folder holds the Xcode 3 binary format (`elements`), which is not read.
-    case legacyBinaryFormat(path: String)
+    /// A version folder holds the Xcode 3 binary format (`elements`), and it could not be decoded;
+    /// `reason` says why (a damaged property list, an archive that is not an Xcode 3 model, …).
+    case legacyBinaryFormat(path: String, reason: String)
     /// A `.xcdatamodeld` bundle holds no `.xcdatamodel` version.
     case noVersions(bundle: String)
     /// A version was asked for (or named by `.xccurrentversion`) that the bundle does not hold.
@@ -27,10 +28,10 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return [ModelDiagnostic(.error, "no such file or folder", at: SourceLocation(file: path, line: 0))]
         case .notAModel(let path, let reason):
             return [ModelDiagnostic(.error, "not a Core Data model: \(reason)", at: SourceLocation(file: path, line: 0))]
-        case .legacyBinaryFormat(let path):
+        case .legacyBinaryFormat(let path, let reason):
             return [ModelDiagnostic(
                 .error,
-                "legacy Xcode 3 model: 'elements' is a binary property list, which cdqi does not read; "
+                "cannot decode legacy Xcode 3 model: \(reason); "
                     + "open the model once in Xcode 4 or later and save it to convert it to the XML 'contents' format",
                 at: SourceLocation(file: path, line: 0))]
         case .noVersions(let bundle):

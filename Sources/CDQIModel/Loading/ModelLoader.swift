@@ -8,7 +8,7 @@ public struct LoadedModel: Sendable {
     public var warnings: [ModelDiagnostic]
     /// The model's name: the bundle's (or bare version folder's) name without its extension.
     public var modelName: String
-    /// The `contents` file that was read.
+    /// The file that was read: a `contents` file, or the `elements` file of a legacy Xcode 3 model.
     public var contentsURL: URL
 }
 
@@ -112,7 +112,8 @@ public struct ModelLoader: Sendable {
         }
         let elements = folder.appendingPathComponent("elements")
         if FileManager.default.fileExists(atPath: elements.path) {
-            throw .legacyBinaryFormat(path: elements.path)
+            let bytes = try FileReader.read(elements, limit: maximumFileSize)
+            return try loadLegacy(bytes, url: elements, modelName: modelName, versionName: versionName, warnings: warnings)
         }
         throw .notAModel(path: folder.path, reason: "the version folder holds no 'contents' file")
     }
@@ -122,7 +123,7 @@ public struct ModelLoader: Sendable {
     ) throws(ModelError) -> LoadedModel {
         let bytes = try FileReader.read(url, limit: maximumFileSize)
         if bytes.starts(with: Array("bplist00".utf8)) {
-            throw .legacyBinaryFormat(path: url.path)
+            return try loadLegacy(bytes, url: url, modelName: modelName, versionName: versionName, warnings: warnings)
         }
         let root = try XMLReader.parse(bytes, path: url.path, allowDoctype: false)
         var (model, diagnostics) = ModelParser.parse(root, file: url.path)

@@ -19,6 +19,10 @@ import Foundation
 /// | `cdqi_like(text, pattern, options)` | `LIKE` with `*` and `?` |
 /// | `cdqi_matches(text, pattern, options)` | `MATCHES`, a whole-string ICU regular expression |
 ///
+/// Core Data's own `NSCoreDataDATriggerUpdatedAffectedObjectValue`,
+/// `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue` and `NSCoreDataNow` are registered too, so that
+/// the derived-attribute triggers of Apple-written stores run when such a store is written to.
+///
 /// Collations: `cdqi_nocase` (`caseInsensitiveCompare:`), `cdqi_localized`
 /// (`localizedCompare:`), `cdqi_localized_nocase` (`localizedCaseInsensitiveCompare:`) and
 /// `cdqi_localized_standard` (`localizedStandardCompare:`).
@@ -36,6 +40,20 @@ public enum SQLiteFunctions {
         ]
         for (name, arity, function) in functions {
             let code = sqlite3_create_function_v2(connection.handle, name, arity, flags, nil, function, nil, nil, nil)
+            if code != SQLITE_OK { throw SQLiteError(connection: connection.handle, code: code, sql: nil) }
+        }
+        // Apple stores with derived attributes keep them current with triggers that call Core Data's
+        // own functions; writing to such a store fails with "no such function" unless they exist.
+        // The change callbacks only notify Apple's contexts, so they do nothing here.
+        let appleFunctions: [(String, Int32, @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)] = [
+            ("NSCoreDataDATriggerUpdatedAffectedObjectValue", -1, returnNull),
+            ("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", -1, returnNull),
+            ("NSCoreDataNow", 0, coreDataNow),
+        ]
+        for (name, arity, function) in appleFunctions {
+            // Innocuous: the store's triggers call them, and trusted_schema=OFF allows only such functions there.
+            let code = sqlite3_create_function_v2(
+                connection.handle, name, arity, SQLITE_UTF8 | SQLITE_INNOCUOUS, nil, function, nil, nil, nil)
             if code != SQLITE_OK { throw SQLiteError(connection: connection.handle, code: code, sql: nil) }
         }
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
@@ -111,6 +129,15 @@ private let like: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Op
 
 private let matches: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, arguments in test(context, arguments) { RegexMatcher.matches($0, pattern: $1, options: $2) }
+}
+
+private let returnNull: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, _ in sqlite3_result_null(context)
+}
+
+/// The current time as Core Data stores dates: seconds since 2001-01-01.
+private let coreDataNow: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, _ in sqlite3_result_double(context, Date().timeIntervalSinceReferenceDate)
 }
 
 // MARK: - Collations
