@@ -26,9 +26,7 @@ struct CorpusSchemaTests {
         defer { cleanUp() }
         let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
         let connection = try SQLiteConnection(path: path.path)
-        let model = try ModelLoader().load(
-            url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version
-        ).model
+        let model = try pair.loadModel(from: corpus)
         let schema = StoreSchema(model: model)
 
         // A migrated store keeps an entity's old name (its renaming identifier) in Z_PRIMARYKEY.

@@ -9,9 +9,24 @@ import Testing
 struct CorpusVersionHashTests {
     struct Pair: Sendable, CustomStringConvertible {
         var store: String
-        var bundle: String
-        var version: String
+        /// The model folder in corpus/models, with its extension.
+        var model: String
+        var version: String?
         var description: String { store }
+
+        init(store: String, bundle: String, version: String) {
+            self.init(store: store, model: "\(bundle).xcdatamodeld", version: version)
+        }
+
+        init(store: String, model: String, version: String?) {
+            self.store = store
+            self.model = model
+            self.version = version
+        }
+
+        func loadModel(from corpus: URL) throws -> ManagedObjectModel {
+            try ModelLoader().load(url: corpus.appendingPathComponent("models/\(model)"), version: version).model
+        }
     }
 
     /// Stores with the XML model version that wrote them (corpus/stores/SOURCES.md).
@@ -26,7 +41,13 @@ struct CorpusVersionHashTests {
         Pair(store: "richardpiazza__XCServerCoreData__XCServerCoreData_1.2.0.sqlite", bundle: "richardpiazza__XCServerCoreData__XCServerCoreData", version: "XCServerCoreData1.2.0"),
     ]
 
-    @Test("entity hashes, digest and checksum match the store's metadata", arguments: pairs)
+    /// Stores written by legacy Xcode 3 models (framework 241 and 419: an older column order, no model cache).
+    static let legacyPairs: [Pair] = [
+        Pair(store: "magicalpanda__MagicalRecord__Recipes.sqlite", bundle: "magicalpanda__MagicalRecord__Recipes", version: "Recipes"),
+        Pair(store: "RestKit__RestKit__RKSeedDatabase.sqlite", model: "RestKit__RestKit__RKTwitterCoreData.xcdatamodel", version: nil),
+    ]
+
+    @Test("entity hashes, digest and checksum match the store's metadata", arguments: pairs + legacyPairs)
     func matches(pair: Pair) throws {
         guard let corpus = StoreTestSupport.corpus else {
             print("skipped: ../shared/corpus is not present beside this checkout")
@@ -43,9 +64,7 @@ struct CorpusVersionHashTests {
         let metadata = try #require(plist as? [String: Any])
         let stored = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
 
-        let model = try ModelLoader().load(
-            url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version
-        ).model
+        let model = try pair.loadModel(from: corpus)
         let computed = ModelVersionHashes(model: model)
         #expect(computed.entitiesWithUncertainHashes.isEmpty)
         #expect(Set(computed.entityHashes.keys) == Set(stored.keys))

@@ -129,7 +129,7 @@ struct SQLiteStoreTests {
     }
 
     @Test("Apple-written corpus stores open with their models, and their rows are counted per entity",
-        arguments: CorpusVersionHashTests.pairs)
+        arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
     func corpusStoresOpen(pair: CorpusVersionHashTests.Pair) throws {
         guard let corpus = StoreTestSupport.corpus else {
             print("skipped: ../shared/corpus is not present beside this checkout")
@@ -138,9 +138,7 @@ struct SQLiteStoreTests {
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
         defer { cleanUp() }
         let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
-        let model = try ModelLoader().load(
-            url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version
-        ).model
+        let model = try pair.loadModel(from: corpus)
         let store = try SQLiteStore(model: model, url: path)
         // Each table's row count, taken straight from SQLite, equals the sum of its entities' own counts.
         var total = 0
