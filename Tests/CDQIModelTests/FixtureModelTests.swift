@@ -158,3 +158,30 @@ struct FixtureModelTests {
         }
     }
 }
+
+/// Models survive an encode/decode round trip (what an embedded model in generated code relies on).
+@Suite("Model encoding")
+struct ModelEncodingTests {
+    @Test("every corpus model and fixture round-trips through JSON, and the encoding has no paths")
+    func roundTrip() throws {
+        var urls = ["Company.xcdatamodeld", "Developers.xcdatamodeld", "Library.xcdatamodeld"].map(TestPaths.fixture)
+        if let corpus = TestPaths.corpusModels {
+            urls += try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
+                .filter { $0.hasSuffix(".xcdatamodeld") || $0.hasSuffix(".xcdatamodel") }
+                .map { corpus.appendingPathComponent($0) }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var checked = 0
+        for url in urls {
+            guard let model = try? ModelLoader().load(url: url).model else { continue }
+            let data = try encoder.encode(model)
+            let decoded = try JSONDecoder().decode(ManagedObjectModel.self, from: data)
+            #expect(decoded == model, "\(url.lastPathComponent)")
+            #expect(decoded.entity(named: model.entities.first?.name ?? "") == model.entities.first)
+            #expect(!String(decoding: data, as: UTF8.self).contains(url.path), "\(url.lastPathComponent) encodes its path")
+            checked += 1
+        }
+        #expect(checked >= 3)
+    }
+}

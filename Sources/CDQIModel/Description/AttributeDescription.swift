@@ -3,7 +3,7 @@
 /// Values that a model file stores as text (defaults, minimum and maximum) are kept as written, since
 /// their meaning depends on the type: a String's minimum is a length, a Date's a time interval.
 /// Use ``defaultValue`` and the range helpers for typed access.
-public struct AttributeDescription: Sendable, Hashable {
+public struct AttributeDescription: Sendable, Hashable, Codable {
     /// The attribute's name.
     public var name: String
     /// The attribute's type.

@@ -2,7 +2,7 @@
 ///
 /// The raw value is the spelling of the `attributeType` XML attribute in a model file
 /// (`"Integer 16"`, `"Binary"`, …); ``undefined`` is what an absent `attributeType` means.
-public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
     case undefined = "Undefined"
     case integer16 = "Integer 16"
     case integer32 = "Integer 32"

@@ -1,6 +1,6 @@
 /// A model-level composite type (`<composite>`, Xcode 15+): a named group of attributes that a
 /// Composite attribute stores as one value.
-public struct CompositeDescription: Sendable, Hashable {
+public struct CompositeDescription: Sendable, Hashable, Codable {
     /// The composite's name.
     public var name: String
     /// Its attributes, which may themselves be composites.

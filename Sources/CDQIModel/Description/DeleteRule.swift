@@ -1,7 +1,7 @@
 /// What happens to a relationship's destination objects when the source object is deleted.
 ///
 /// The raw value is the model file's `deletionRule` spelling.
-public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
+public enum DeleteRule: String, Sendable, Hashable, Codable, CaseIterable {
     /// Remove the deleted object from the destinations' inverse relationship.
     case nullify = "Nullify"
     /// Delete the destination objects too.

@@ -2,7 +2,7 @@
 ///
 /// ``attributes``, ``relationships`` and ``fetchedProperties`` hold the properties the entity declares
 /// itself; ``ManagedObjectModel/allAttributes(of:)`` and its siblings add the inherited ones.
-public struct EntityDescription: Sendable, Hashable {
+public struct EntityDescription: Sendable, Hashable, Codable {
     /// The entity's name.
     public var name: String
     /// The class name exactly as the model writes it (`representedClassName`): possibly module-qualified

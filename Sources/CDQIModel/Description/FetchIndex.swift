@@ -1,9 +1,9 @@
 /// A fetch index of an entity (`<fetchIndex>`), or a legacy compound index (`<compoundIndex>`).
-public struct FetchIndex: Sendable, Hashable {
+public struct FetchIndex: Sendable, Hashable, Codable {
     /// One element of an index: a property or an expression, with a kind and an order.
-    public struct Element: Sendable, Hashable {
+    public struct Element: Sendable, Hashable, Codable {
         /// The index structure.
-        public enum Kind: String, Sendable, Hashable, CaseIterable {
+        public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
             /// An ordinary B-tree index (the model's `Binary`).
             case binary = "Binary"
             /// An R-tree index for range queries.

@@ -1,7 +1,7 @@
 /// A fetch request stored in the model: a model-level template, or the request of a fetched property.
-public struct FetchRequestTemplate: Sendable, Hashable {
+public struct FetchRequestTemplate: Sendable, Hashable, Codable {
     /// What a fetch returns (`resultType`).
-    public enum ResultType: Int, Sendable, Hashable, CaseIterable {
+    public enum ResultType: Int, Sendable, Hashable, Codable, CaseIterable {
         /// Managed objects (the default; `resultType` absent or `0`).
         case managedObject = 0
         /// Object IDs (`1`).

@@ -1,5 +1,5 @@
 /// A fetched property: a weak, one-way relationship computed by a fetch request.
-public struct FetchedPropertyDescription: Sendable, Hashable {
+public struct FetchedPropertyDescription: Sendable, Hashable, Codable {
     /// The property's name.
     public var name: String
     /// Whether the property is optional.

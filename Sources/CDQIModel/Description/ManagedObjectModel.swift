@@ -6,7 +6,7 @@
 /// let model = try ModelLoader().load(url: URL(fileURLWithPath: "Company.xcdatamodeld"))
 /// let employee = model.entity(named: "Employee")
 /// ```
-public struct ManagedObjectModel: Sendable, Hashable {
+public struct ManagedObjectModel: Sendable, Hashable, Codable {
     /// The entities, in file order (Xcode writes them sorted by name).
     public var entities: [EntityDescription] {
         didSet { index = Self.makeIndex(entities) }
@@ -26,7 +26,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
     @NotCompared private var index: [String: Int] = [:]
 
     /// Facts recorded on the `<model>` element by the tool that wrote it.
-    public struct ToolInfo: Sendable, Hashable {
+    public struct ToolInfo: Sendable, Hashable, Codable {
         /// `lastSavedToolsVersion`, the Xcode build number, as a string.
         public var lastSavedToolsVersion: String?
         /// `systemVersion`, the macOS build.
@@ -48,6 +48,35 @@ public struct ManagedObjectModel: Sendable, Hashable {
     public init(entities: [EntityDescription]) {
         self.entities = entities
         self.index = Self.makeIndex(entities)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entities, composites, fetchRequestTemplates, configurations, versionIdentifier, versionName, toolInfo
+    }
+
+    /// Decodes a model encoded with `Codable` (for example one embedded in generated code).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(entities: try container.decode([EntityDescription].self, forKey: .entities))
+        composites = try container.decode([CompositeDescription].self, forKey: .composites)
+        fetchRequestTemplates = try container.decode([FetchRequestTemplate].self, forKey: .fetchRequestTemplates)
+        configurations = try container.decode([ModelConfiguration].self, forKey: .configurations)
+        versionIdentifier = try container.decodeIfPresent(String.self, forKey: .versionIdentifier)
+        versionName = try container.decodeIfPresent(String.self, forKey: .versionName)
+        toolInfo = try container.decode(ToolInfo.self, forKey: .toolInfo)
+    }
+
+    /// Encodes the model; source locations are left out, so the encoding does not depend on where the
+    /// model file was.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(composites, forKey: .composites)
+        try container.encode(fetchRequestTemplates, forKey: .fetchRequestTemplates)
+        try container.encode(configurations, forKey: .configurations)
+        try container.encodeIfPresent(versionIdentifier, forKey: .versionIdentifier)
+        try container.encodeIfPresent(versionName, forKey: .versionName)
+        try container.encode(toolInfo, forKey: .toolInfo)
     }
 
     private static func makeIndex(_ entities: [EntityDescription]) -> [String: Int] {

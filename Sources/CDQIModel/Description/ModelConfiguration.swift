@@ -1,5 +1,5 @@
 /// A named configuration: the subset of entities one persistent store holds.
-public struct ModelConfiguration: Sendable, Hashable {
+public struct ModelConfiguration: Sendable, Hashable, Codable {
     /// The configuration's name.
     public var name: String
     /// The names of the entities it holds.

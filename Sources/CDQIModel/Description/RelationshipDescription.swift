@@ -1,5 +1,5 @@
 /// A relationship of an entity, as declared in the model file.
-public struct RelationshipDescription: Sendable, Hashable {
+public struct RelationshipDescription: Sendable, Hashable, Codable {
     /// The relationship's name.
     public var name: String
     /// The name of the destination entity.

@@ -1,7 +1,7 @@
 /// Where a model element was declared: the `contents` file and the line of its XML element.
 ///
 /// Diagnostics print it compiler-style, as `path:line`.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The path of the file the element was read from.
     public var file: String
     /// The 1-based line of the element's start tag, or 0 when unknown.

@@ -49,3 +49,24 @@ public struct UserInfo: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
         }
     }
 }
+
+extension UserInfo: Codable {
+    /// Decodes the entries from an array of `[key, value]` pairs, keeping their order.
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init()
+        while !container.isAtEnd {
+            let pair = try container.decode([String].self)
+            guard pair.count == 2 else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a userInfo entry is a [key, value] pair")
+            }
+            self[pair[0]] = pair[1]
+        }
+    }
+
+    /// Encodes the entries as an array of `[key, value]` pairs, in order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for entry in entries { try container.encode([entry.key, entry.value]) }
+    }
+}
