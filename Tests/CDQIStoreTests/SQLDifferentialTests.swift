@@ -262,7 +262,7 @@ struct SQLDifferentialTests {
             entity: "Department", rows: graph.departments, store: graph.store, count: 700,
             next: { $0.departmentPredicate() }, generator: &generator)
         let problems = employees.problems + departments.problems
-        print("differential seed \(seed): \(employees.agreed + departments.agreed) predicates agree (\(employees.nonTrivial + departments.nonTrivial) select some but not all rows), \(employees.refusedByBoth + departments.refusedByBoth) refused by both, \(problems.count) disagree")
+        print("differential seed \(seed): \(employees.agreed + departments.agreed) predicates agree (\(employees.nonTrivial + departments.nonTrivial) select some but not all rows), \(employees.refusedByBoth + departments.refusedByBoth) refused by both, \(problems.count) disagree; \(graph.store.compiledFetchCount) shapes compiled")
         for problem in problems.prefix(15) { Issue.record("\(problem)") }
         #expect(problems.isEmpty)
     }

@@ -136,4 +136,31 @@ struct StoreFetchTests {
         #expect(throws: PredicateSQLError.self) { try store.fetchObjectReferences(injected) }
         #expect(try store.rowCount(of: "Employee") == hostile.count)
     }
+
+    @Test("one compiled shape serves requests with other constants; a constant of another class compiles anew")
+    func compiledShapes() throws {
+        let store = try library()
+        func titles(_ format: String, _ arguments: Any?...) throws -> [Int64] {
+            try keys(store, FetchRequest(entityName: "Item", predicate: try PredicateNode(format: format, argumentArray: arguments)))
+        }
+        #expect(try titles("title ==[c] %@", "APPLE") == [2, 4])
+        #expect(store.compiledFetchCount == 1)
+        #expect(try titles("title ==[c] %@", "Banana") == [1])  // the folding applies to the new constant
+        #expect(try titles("title ==[c] %@", "cherry") == [3])
+        #expect(store.compiledFetchCount == 1)
+        #expect(try titles("title ==[c] %@", nil) == [])  // nil is another class: IS NULL
+        #expect(store.compiledFetchCount == 2)
+        #expect(try titles("title ==[c] %@", 5) == [])  // a number never equals a string
+        #expect(store.compiledFetchCount == 3)
+        let shelf = ObjectReference(entityName: "Shelf", storeIdentifier: store.metadata.uuid, identity: .primaryKey(2))
+        let otherShelf = ObjectReference(entityName: "Shelf", storeIdentifier: store.metadata.uuid, identity: .primaryKey(1))
+        #expect(try titles("shelf == %@", shelf) == [3, 5])
+        #expect(try titles("shelf == %@", otherShelf) == [1, 2])
+        let elsewhere = ObjectReference(entityName: "Shelf", storeIdentifier: "another store", identity: .primaryKey(1))
+        #expect(try titles("shelf == %@", elsewhere) == [])
+        var window = FetchRequest(entityName: "Item", sortDescriptors: [FetchSortDescriptor(keyPath: "title")], fetchLimit: 2)
+        #expect(try keys(store, window) == [2, 4])
+        window.fetchOffset = 2
+        #expect(try keys(store, window) == [1, 3])  // same shape, new window values
+    }
 }

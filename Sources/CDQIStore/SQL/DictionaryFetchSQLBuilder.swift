@@ -84,9 +84,7 @@ struct DictionaryFetchSQLBuilder {
         if let having { statement = SQLFragment.template("% HAVING %", statement, having) }
         if !order.isEmpty { statement = SQLFragment.template("% ORDER BY %", statement, .joined(order, separator: ", ")) }
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            let limit = request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1
-            statement = SQLFragment.template(
-                "% LIMIT % OFFSET %", statement, .bound(.integer(limit)), .bound(.integer(Int64(request.fetchOffset))))
+            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
         }
         return (statement, columns)
     }

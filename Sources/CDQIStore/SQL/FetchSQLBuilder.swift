@@ -9,15 +9,18 @@ struct FetchSQLBuilder {
     let storeIdentifier: String
 
     /// What the statement returns.
-    enum Shape {
+    enum Shape: Hashable {
         /// `Z_ENT, Z_PK` of each matching row, in order.
         case objectIDs
         /// One row: the number of matches.
         case count
     }
 
-    func build(_ request: FetchRequest, shape: Shape) throws(PredicateSQLError) -> SQLFragment {
+    /// Builds the statement. A predicate rewritten by ``PredicateParameterizer`` comes with the constants
+    /// its slots stood for, from which the compiler takes their classes.
+    func build(_ request: FetchRequest, shape: Shape, slotValues: [StoredValue] = []) throws(PredicateSQLError) -> SQLFragment {
         var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        compiler.slotValues = slotValues
         let root = try compiler.rootScope(for: request.entityName)
         var conditions: [SQLFragment] = []
 
@@ -55,9 +58,7 @@ struct FetchSQLBuilder {
             statement = SQLFragment.template("% ORDER BY %", statement, .joined(orderTerms, separator: ", "))
         }
         if shape == .objectIDs, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            let limit = request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1
-            statement = SQLFragment.template(
-                "% LIMIT % OFFSET %", statement, .bound(.integer(limit)), .bound(.integer(Int64(request.fetchOffset))))
+            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
         }
         return statement
     }

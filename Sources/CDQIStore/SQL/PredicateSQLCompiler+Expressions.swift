@@ -21,6 +21,12 @@ extension PredicateSQLCompiler {
         case .evaluatedObject:
             return Operand(fragment: SQLFragment("\(scope.alias).Z_PK"), kind: .object(table: scope.mapping.tableName))
         case .variable(let name):
+            if let index = PredicateParameterizer.slotIndex(name), index < slotValues.count {
+                var slot = constant(slotValues[index])
+                slot.fragment = .bound(.slot(index, folding: []))
+                slot.slot = index
+                return slot
+            }
             if let named = namedExpressions[name] { return named }
             guard let bound = variables[name] else { throw .unboundVariable(name) }
             return Operand(fragment: SQLFragment("\(bound.alias).Z_PK"), kind: .object(table: bound.mapping.tableName))
@@ -228,9 +234,10 @@ extension PredicateSQLCompiler {
             elementPath.rest = valuePath
             value = try elementOperand(elementPath, in: inner)
         }
-        func subquery(_ expression: String, _ bindings: [StoredValue] = []) -> SQLFragment {
+        func subquery(_ expression: String, _ bindings: [SQLBinding] = []) -> SQLFragment {
             SQLFragment(
-                "(SELECT \(expression) FROM \(source.from)\(inner.joinClause) WHERE \(source.correlation))", bindings)
+                "(SELECT \(expression) FROM \(source.from)\(inner.joinClause) WHERE \(source.correlation))",
+                bindings: bindings)
         }
         if op == .count {
             guard let value else { return Operand(fragment: subquery("COUNT(*)"), kind: .number(isInteger: true)) }

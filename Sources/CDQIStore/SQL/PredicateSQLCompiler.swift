@@ -23,6 +23,9 @@ struct PredicateSQLCompiler {
     var allowsRowAggregates = false
     /// The named columns of a dictionary fetch, which HAVING refers to as `$name`.
     var namedExpressions: [String: Operand] = [:]
+    /// The constants of a parameterized predicate (``PredicateParameterizer``), by slot: decisions are
+    /// made from their classes; the SQL binds whatever constant a later request has in the slot.
+    var slotValues: [StoredValue] = []
 
     /// One query level: the fetched row, or the row of an `EXISTS` or aggregate subquery, with the
     /// LEFT JOINs its to-one key paths need.
@@ -47,6 +50,8 @@ struct PredicateSQLCompiler {
         var fragment: SQLFragment
         var kind: ValueKind?
         var constant: StoredValue?
+        /// For a constant of a parameterized predicate, its slot.
+        var slot: Int? = nil
 
         var isNullConstant: Bool { constant?.isNull == true }
     }
@@ -323,7 +328,8 @@ struct PredicateSQLCompiler {
         guard reference.storeIdentifier == storeIdentifier, case .primaryKey(let key) = reference.identity,
             schema.entity(named: reference.entityName)?.tableName == table
         else { return false }
-        operand = Operand(fragment: .bound(.integer(key)), kind: .object(table: table), constant: .integer(key))
+        let fragment = operand.slot == nil ? SQLFragment.bound(.integer(key)) : operand.fragment
+        operand = Operand(fragment: fragment, kind: .object(table: table), constant: .integer(key), slot: operand.slot)
         return true
     }
 
@@ -334,7 +340,8 @@ struct PredicateSQLCompiler {
         func folded(_ operand: Operand) -> Operand {
             if case .string(let text)? = operand.constant {
                 let value = StoredValue.string(StringFolding.fold(text, options: folding))
-                return Operand(fragment: .bound(value), kind: .string, constant: value)
+                let fragment = operand.slot.map { SQLFragment.bound(.slot($0, folding: folding)) } ?? .bound(value)
+                return Operand(fragment: fragment, kind: .string, constant: value, slot: operand.slot)
             }
             if operand.constant != nil { return operand }
             return Operand(

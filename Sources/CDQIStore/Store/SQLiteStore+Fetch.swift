@@ -28,18 +28,43 @@ extension SQLiteStore {
 
     /// The SQL and bindings a request compiles to, for logging and tests.
     public func sql(for request: FetchRequest) throws -> (sql: String, bindings: [StoredValue]) {
-        let fragment = try builder.build(request, shape: .objectIDs)
-        return (fragment.sql, fragment.bindings)
+        let (entry, constants) = try compiled(request, shape: .objectIDs)
+        return (entry.sql, entry.bindings.map { $0.resolve(constants: constants, request: request) })
     }
 
-    private var builder: FetchSQLBuilder {
-        FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+    /// The number of fetch shapes compiled and cached so far.
+    public var compiledFetchCount: Int { fetchCache.count }
+
+    /// The compilation of a request's shape (from the cache when this shape ran before) and the
+    /// request's constants, in slot order.
+    private func compiled(
+        _ request: FetchRequest, shape: FetchSQLBuilder.Shape
+    ) throws -> (CompiledFetchCache.Entry, [StoredValue]) {
+        var parameterizer = PredicateParameterizer(storeIdentifier: metadata.uuid)
+        let predicate = request.predicate.map { parameterizer.rewrite($0) }
+        let key = CompiledFetchCache.Key(
+            entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
+            hasWindow: request.fetchLimit > 0 || request.fetchOffset > 0,
+            sortDescriptors: shape == .count ? [] : request.sortDescriptors, predicate: predicate,
+            classes: parameterizer.classes)
+        if parameterizer.isCacheable, let entry = fetchCache[key] {
+            return (entry, parameterizer.constants)
+        }
+        var rewritten = request
+        rewritten.predicate = predicate
+        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+        let fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        let entry = CompiledFetchCache.Entry(sql: fragment.sql, bindings: fragment.bindings)
+        if parameterizer.isCacheable { fetchCache[key] = entry }
+        return (entry, parameterizer.constants)
     }
 
     private func prepare(_ request: FetchRequest, shape: FetchSQLBuilder.Shape) throws -> SQLiteStatement {
-        let fragment = try builder.build(request, shape: shape)
-        let statement = try connection.prepare(fragment.sql)
-        try statement.bind(fragment.bindings)
+        let (entry, constants) = try compiled(request, shape: shape)
+        let statement = try connection.prepare(entry.sql)
+        for (offset, binding) in entry.bindings.enumerated() {
+            try statement.bind(binding.resolve(constants: constants, request: request), at: offset + 1)
+        }
         return statement
     }
 }
@@ -54,7 +79,9 @@ extension SQLiteStore {
         let (fragment, columns) = try builder.build(request)
         let statement = try connection.prepare(fragment.sql)
         defer { statement.reset() }
-        try statement.bind(fragment.bindings)
+        for (offset, binding) in fragment.bindings.enumerated() {
+            try statement.bind(binding.resolve(constants: [], request: request), at: offset + 1)
+        }
         var rows: [[String: StoredValue]] = []
         while try statement.step() {
             var row: [String: StoredValue] = [:]

@@ -25,6 +25,8 @@ public final class SQLiteStore {
     public let url: URL?
     /// The store's connection.
     public let connection: SQLiteConnection
+    /// Fetches compiled so far, by shape.
+    let fetchCache = CompiledFetchCache()
 
     /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
     /// when `url` is `nil`.
