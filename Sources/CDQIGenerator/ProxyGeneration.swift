@@ -1,0 +1,101 @@
+import CDQIModel
+
+/// The result of ``ProxyGenerator/generate(_:modelName:)``: the planned proxies, the warnings, and the
+/// source files.
+public struct ProxyGeneration: Sendable {
+    /// The model's name.
+    public var modelName: String
+    /// The model version the proxies were generated from, if the model came from a bundle.
+    public var versionName: String?
+    /// The options the source is written with.
+    public var options: GeneratorOptions
+    /// One proxy per entity, in model order, then one per composite.
+    public var proxies: [EntityProxy]
+    /// Warnings about what was renamed or left out, each saying why and what to do.
+    public var diagnostics: [ModelDiagnostic]
+    /// Runtime type names (and `String`) that a class of the model shadows; generated code qualifies them
+    /// (`CoreDataQueryInterface.Entity`, `Swift.String`).
+    public var shadowedRuntimeNames: Set<String>
+
+    /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
+    public static func mergedFileName(modelName: String) -> String {
+        "\(modelName)+CDQI.swift"
+    }
+
+    /// The proxy of the entity with the given name.
+    public func proxy(forEntity name: String) -> EntityProxy? {
+        proxies.first { $0.entityName == name && !$0.isComposite }
+    }
+
+    /// One file per entity (`<Entity><Suffix>.swift`), in model order, then one per composite
+    /// (`<Composite>Composite<Suffix>.swift`).
+    ///
+    /// - Parameter entities: The names of the entities to write, or `nil` for all. The composites the
+    ///   selected entities use are written with them. The proxies still
+    ///   refer to the others' proxies by name (a parent's, a relationship's destination's), which are
+    ///   expected to exist from an earlier run.
+    public func files(entities: Set<String>? = nil) -> [GeneratedFile] {
+        selected(entities).map { proxy in
+            GeneratedFile(
+                name: proxy.fileName,
+                contents: writer.file(modelName: modelName, versionName: versionName, proxies: [proxy]),
+                entityNames: proxy.isComposite ? [] : [proxy.entityName]
+            )
+        }
+    }
+
+    /// All proxies in one file named after the model (``mergedFileName(modelName:)``).
+    ///
+    /// - Parameter entities: The names of the entities to include, or `nil` for all. The composites
+    ///   the selected entities use are included with them.
+    public func mergedFile(entities: Set<String>? = nil) -> GeneratedFile {
+        let chosen = selected(entities)
+        return GeneratedFile(
+            name: Self.mergedFileName(modelName: modelName),
+            contents: writer.file(modelName: modelName, versionName: versionName, proxies: chosen),
+            entityNames: chosen.filter { !$0.isComposite }.map(\.entityName)
+        )
+    }
+
+    /// The proxies that the selected entities' proxies refer to (as superclass or relationship
+    /// destination) but that the selection leaves out, in model order. Code written for the selection
+    /// compiles only if these are declared elsewhere in the module (for example, by an earlier run).
+    ///
+    /// - Parameter entities: The names of the selected entities, or `nil` for all (then nothing is
+    ///   left out).
+    public func proxiesReferenced(outside entities: Set<String>?) -> [EntityProxy] {
+        let chosen = selected(entities)
+        let chosenNames = Set(chosen.map(\.proxyName))
+        var referenced: Set<String> = []
+        for proxy in chosen {
+            if let superclass = proxy.superclassName { referenced.insert(superclass) }
+            for property in proxy.properties {
+                if case .entity(let name) = property.kind { referenced.insert(name) }
+            }
+        }
+        return proxies.filter { referenced.contains($0.proxyName) && !chosenNames.contains($0.proxyName) }
+    }
+
+    private var writer: SwiftSourceWriter {
+        SwiftSourceWriter(options: options, shadowedRuntimeNames: shadowedRuntimeNames)
+    }
+
+    /// The selected entities' proxies and the composite proxies they use (directly or through other
+    /// composites), in ``proxies`` order.
+    private func selected(_ entities: Set<String>?) -> [EntityProxy] {
+        guard let entities else { return proxies }
+        let compositeProxies = Dictionary(
+            proxies.filter(\.isComposite).map { ($0.proxyName, $0) }, uniquingKeysWith: { first, _ in first })
+        var chosen = Set(proxies.filter { !$0.isComposite && entities.contains($0.entityName) }.map(\.proxyName))
+        var pending = proxies.filter { chosen.contains($0.proxyName) }
+        while let proxy = pending.popLast() {
+            for property in proxy.properties {
+                guard case .entity(let name) = property.kind, let composite = compositeProxies[name],
+                    chosen.insert(name).inserted
+                else { continue }
+                pending.append(composite)
+            }
+        }
+        return proxies.filter { chosen.contains($0.proxyName) }
+    }
+}

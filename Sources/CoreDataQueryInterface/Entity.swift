@@ -1,0 +1,26 @@
+/// A class whose objects are instances of a model entity, tied to the proxy that queries it.
+///
+/// `cdqi` generates the conformance beside each entity's proxy:
+///
+/// ```swift
+/// extension Employee: Entity {
+///     typealias CDQIAttribute = EmployeeAttribute
+/// }
+/// ```
+///
+/// Members start with `cdqi`, so they never clash with the properties of a model's classes.
+public protocol Entity: AnyObject {
+    /// The proxy type the query closures of this entity receive.
+    associatedtype CDQIAttribute: EntityAttribute
+
+    /// The name of the entity in the model. The default is the class name; generated code overrides
+    /// it when the model gives the entity a different name from its class.
+    static var cdqiEntityName: String { get }
+}
+
+extension Entity {
+    /// The class name, without its module (`Employee` for `App.Employee`).
+    public static var cdqiEntityName: String {
+        String(describing: Self.self)
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The `cdqi` command: generates CoreDataQueryInterface code from Core Data models.
+///
+/// `generate` is the default subcommand, so `cdqi Company` is `cdqi generate Company`. Later
+/// subcommands (`query`, `import`, `export`) join it here.
+@main
+struct CDQI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cdqi",
+        abstract: "Generates CoreDataQueryInterface query proxies from Core Data models.",
+        discussion: """
+            With no subcommand, cdqi runs 'generate': 'cdqi Company' finds \
+            Company.xcdatamodeld under the current folder and writes one proxy file per \
+            entity beside it.
+            """,
+        version: cdqiVersion,
+        subcommands: [Generate.self],
+        defaultSubcommand: Generate.self
+    )
+}
