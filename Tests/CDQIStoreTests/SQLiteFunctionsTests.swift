@@ -87,4 +87,16 @@ struct SQLiteFunctionsTests {
         #expect(statement.int64(0) == 2)
         #expect(statement.int64(1) == 1)
     }
+
+    @Test("cdqi_sum and cdqi_avg round exactly where SUM does not, and give NULL over no values")
+    func exactAggregates() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t (x REAL); INSERT INTO t VALUES (0.1), (0.2), (0.3), (NULL)")
+        let statement = try db.prepare("SELECT cdqi_sum(x), SUM(x), cdqi_avg(x), (SELECT cdqi_sum(x) FROM t WHERE 0) IS NULL FROM t")
+        #expect(try statement.step())
+        #expect(statement.double(0) == 0.6)  // Python: math.fsum([0.1, 0.2, 0.3]) == 0.6
+        #expect(statement.double(1) == 0.1 + 0.2 + 0.3)  // 0.6000000000000001, added in order
+        #expect(statement.double(2) == 0.6 / 3)
+        #expect(statement.int64(3) == 1)
+    }
 }

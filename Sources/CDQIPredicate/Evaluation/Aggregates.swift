@@ -8,46 +8,6 @@ enum Aggregates {
         var reason: Reason
     }
 
-    /// The exactly rounded sum of doubles (Shewchuk's algorithm, as Python's `math.fsum`).
-    static func exactSum(_ values: [Double]) -> Double {
-        var partials: [Double] = []
-        var special = 0.0
-        for value in values {
-            if !value.isFinite { special += value; continue }
-            var x = value
-            var kept = 0
-            for var y in partials {
-                if abs(x) < abs(y) { swap(&x, &y) }
-                let hi = x + y
-                let lo = y - (hi - x)
-                if lo != 0 {
-                    partials[kept] = lo
-                    kept += 1
-                }
-                x = hi
-            }
-            partials.removeSubrange(kept...)
-            partials.append(x)
-        }
-        if special != 0 || special.isNaN { return special }
-        guard var hi = partials.popLast() else { return 0 }
-        var lo = 0.0
-        while let y = partials.popLast() {
-            let x = hi
-            hi = x + y
-            let yr = hi - x
-            lo = y - yr
-            if lo != 0 { break }
-        }
-        // Correct the rounding of half-way cases (as in CPython's fsum).
-        if let next = partials.last, (lo < 0 && next < 0) || (lo > 0 && next > 0) {
-            let y = lo * 2
-            let x = hi + y
-            if y == x - hi { hi = x }
-        }
-        return hi
-    }
-
     static func numbers(_ values: [StoredValue]) throws(Failure) -> [Number] {
         var result: [Number] = []
         result.reserveCapacity(values.count)
@@ -82,13 +42,13 @@ enum Aggregates {
             }
         }
         if allIntegers { return .integer(total) }
-        return Number.double(exactSum(doubles)).stored
+        return Number.double(ExactSum.of(doubles)).stored
     }
 
     static func average(_ values: [StoredValue]) throws(Failure) -> StoredValue {
         let ns = try numbers(values)
         if ns.isEmpty { return .null }
-        return Number.double(exactSum(ns.map(\.doubleValue)) / Double(ns.count)).stored
+        return Number.double(ExactSum.of(ns.map(\.doubleValue)) / Double(ns.count)).stored
     }
 
     static func extreme(_ values: [StoredValue], wantMax: Bool) throws(Failure) -> StoredValue {
@@ -126,8 +86,8 @@ enum Aggregates {
     static func standardDeviation(_ values: [StoredValue]) throws(Failure) -> StoredValue {
         let ds = try numbers(values).map(\.doubleValue)
         if ds.isEmpty { return .null }
-        let mean = exactSum(ds) / Double(ds.count)
-        let variance = exactSum(ds.map { ($0 - mean) * ($0 - mean) }) / Double(ds.count)
+        let mean = ExactSum.of(ds) / Double(ds.count)
+        let variance = ExactSum.of(ds.map { ($0 - mean) * ($0 - mean) }) / Double(ds.count)
         return Number.double(variance.squareRoot()).stored
     }
 }

@@ -250,11 +250,14 @@ extension PredicateSQLCompiler {
             guard case .number(let isInteger)? = value.kind else {
                 throw .typeMismatch(expression: path.text, reason: "@\(op.rawValue) needs numbers")
             }
+            // Doubles are summed exactly rounded, as the evaluator sums them; integers exactly by SQLite.
             if op == .avg {
+                let function = isInteger ? "AVG" : "cdqi_avg"
                 return Operand(
-                    fragment: subquery("AVG(\(value.fragment.sql))", value.fragment.bindings), kind: .number(isInteger: false))
+                    fragment: subquery("\(function)(\(value.fragment.sql))", value.fragment.bindings),
+                    kind: .number(isInteger: false))
             }
-            let sum = subquery("SUM(\(value.fragment.sql))", value.fragment.bindings)
+            let sum = subquery("\(isInteger ? "SUM" : "cdqi_sum")(\(value.fragment.sql))", value.fragment.bindings)
             return Operand(fragment: SQLFragment.template("COALESCE(%, 0)", sum), kind: .number(isInteger: isInteger))
         default:
             guard value.kind?.isOrdered == true else {

@@ -18,6 +18,7 @@ import Foundation
 /// | `cdqi_contains(text, needle, options)` | `CONTAINS` on strings |
 /// | `cdqi_like(text, pattern, options)` | `LIKE` with `*` and `?` |
 /// | `cdqi_matches(text, pattern, options)` | `MATCHES`, a whole-string ICU regular expression |
+/// | `cdqi_sum(x)`, `cdqi_avg(x)` | aggregates: the exactly rounded sum (``ExactSum``) and average of the non-NULL values; NULL over none |
 ///
 /// Core Data's own `NSCoreDataDATriggerUpdatedAffectedObjectValue`,
 /// `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue` and `NSCoreDataNow` are registered too, so that
@@ -40,6 +41,12 @@ public enum SQLiteFunctions {
         ]
         for (name, arity, function) in functions {
             let code = sqlite3_create_function_v2(connection.handle, name, arity, flags, nil, function, nil, nil, nil)
+            if code != SQLITE_OK { throw SQLiteError(connection: connection.handle, code: code, sql: nil) }
+        }
+        // Exactly rounded sums and averages of doubles, so `@sum`/`@avg` agree with the evaluator to the last bit.
+        for (name, final) in [("cdqi_sum", finalSum), ("cdqi_avg", finalAverage)] {
+            let code = sqlite3_create_function_v2(
+                connection.handle, name, 1, flags, nil, nil, stepCollect, final, nil)
             if code != SQLITE_OK { throw SQLiteError(connection: connection.handle, code: code, sql: nil) }
         }
         // Apple stores with derived attributes keep them current with triggers that call Core Data's
@@ -138,6 +145,54 @@ private let returnNull: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoin
 /// The current time as Core Data stores dates: seconds since 2001-01-01.
 private let coreDataNow: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, _ in sqlite3_result_double(context, Date().timeIntervalSinceReferenceDate)
+}
+
+// MARK: - Aggregates
+
+/// The values an aggregate has seen, kept between steps in SQLite's per-call aggregate context.
+private final class CollectedValues {
+    var values: [Double] = []
+}
+
+/// The collected values of an aggregate call; created on its first step.
+private func collected(_ context: OpaquePointer?, create: Bool) -> CollectedValues? {
+    let size = Int32(MemoryLayout<UnsafeMutableRawPointer?>.size)
+    guard let slot = sqlite3_aggregate_context(context, create ? size : 0) else { return nil }
+    let pointer = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    if let existing = pointer.pointee {
+        return Unmanaged<CollectedValues>.fromOpaque(existing).takeUnretainedValue()
+    }
+    guard create else { return nil }
+    let values = CollectedValues()
+    pointer.pointee = Unmanaged.passRetained(values).toOpaque()
+    return values
+}
+
+/// Takes the collected values out of the context and releases them (SQLite calls the final once).
+private func takeCollected(_ context: OpaquePointer?) -> [Double]? {
+    guard let slot = sqlite3_aggregate_context(context, 0) else { return nil }
+    let pointer = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    guard let existing = pointer.pointee else { return nil }
+    pointer.pointee = nil
+    return Unmanaged<CollectedValues>.fromOpaque(existing).takeRetainedValue().values
+}
+
+private let stepCollect: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let value = arguments?[0] else { return }
+    let type = sqlite3_value_type(value)
+    guard type == SQLITE_INTEGER || type == SQLITE_FLOAT, let values = collected(context, create: true) else { return }
+    values.values.append(sqlite3_value_double(value))
+}
+
+private let finalSum: @convention(c) (OpaquePointer?) -> Void = { context in
+    guard let values = takeCollected(context), !values.isEmpty else { return sqlite3_result_null(context) }
+    sqlite3_result_double(context, ExactSum.of(values))
+}
+
+private let finalAverage: @convention(c) (OpaquePointer?) -> Void = { context in
+    guard let values = takeCollected(context), !values.isEmpty else { return sqlite3_result_null(context) }
+    sqlite3_result_double(context, ExactSum.of(values) / Double(values.count))
 }
 
 // MARK: - Collations
