@@ -53,7 +53,7 @@ let package = Package(
 
         .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
         .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),
-        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel"]),
+        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),

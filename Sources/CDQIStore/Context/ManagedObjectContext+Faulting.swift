@@ -1,0 +1,183 @@
+import CDQIPredicate
+
+/// A row as read from an entity table.
+struct StoredRow {
+    var entityNumber: Int
+    var version: Int64
+    var attributes: [StoredValue]
+    /// Per to-one slot: the destination's primary key and entity number.
+    var toOne: [(key: Int64, entityNumber: Int)?]
+}
+
+extension ManagedObjectContext {
+    /// Loads a fault's row into its slots.
+    func fulfillFault(_ object: ManagedObject) throws(ManagedObjectError) {
+        guard let key = object.objectID.primaryKey else {
+            // A temporary ID that is not registered as inserted has no row.
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        // The row must be of the ID's entity (or a sub-entity): `Book/p2` does not name an Album's row.
+        guard let row = try readRow(of: object.entity, key: key),
+            object.entity.numbersIncludingSubentities.contains(row.entityNumber)
+        else {
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        apply(row, to: object)
+        object.awakeFromFetch()
+    }
+
+    /// Reads the row with primary key `key` of an entity's table, or `nil` when there is none.
+    func readRow(of layout: EntityLayout, key: Int64) throws(ManagedObjectError) -> StoredRow? {
+        let schema = coordinator.layout
+        do {
+            return try coordinator.withStore { store -> StoredRow? in
+                try StoredRow.read(layout, key: key, connection: store.connection, schema: schema)
+            }
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    /// The ID of a row of entity `number` with primary key `key`.
+    func objectID(entityNumber number: Int, key: Int64) -> ManagedObjectID? {
+        coordinator.layout.entity(number: number).map {
+            ManagedObjectID(entity: $0, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+        }
+    }
+
+    /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
+    func apply(_ row: StoredRow, to object: ManagedObject) {
+        let layout = object.entity
+        object.attributeValues = row.attributes
+        object.toOneValues = row.toOne.map { reference in
+            reference.flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { self.object(with: $0) }
+        }
+        if object.toManyValues.count != layout.toManyCount {
+            object.toManyValues = Array(repeating: nil, count: layout.toManyCount)
+        }
+        object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: row.version)
+        object.isLoaded = true
+    }
+
+    /// Loads the members of a saved object's to-many relationship.
+    func loadToMany(of object: ManagedObject, _ relationship: RelationshipSlot) throws(ManagedObjectError) -> ToManyStorage {
+        guard relationship.isStored, let key = object.objectID.primaryKey,
+            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName)
+        else {
+            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+        }
+        // Whole rows are read, so that members that are faults are filled at once (no query per member).
+        let sql: String
+        if let join = relationship.join {
+            var text = "SELECT \(destination.tableColumnsSQL) FROM \(join.table.name) t1 JOIN \(destination.tableName) t0"
+                + " ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) = ?"
+            if relationship.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
+            sql = text
+        } else if let inverseName = relationship.description.inverseName,
+            let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value
+        {
+            let numbers = destination.numbersIncludingSubentities
+            var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) = ?"
+                + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
+            if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
+            sql = text
+        } else {
+            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+        }
+        let schema = coordinator.layout
+        let rows: [(key: Int64, row: StoredRow)]
+        do {
+            rows = try coordinator.withStore { store in
+                let statement = try store.connection.prepare(sql)
+                defer { statement.reset() }
+                try statement.bind(key, at: 1)
+                var rows: [(key: Int64, row: StoredRow)] = []
+                while try statement.step() {
+                    guard let layout = schema.entity(number: Int(statement.int64(0))) else { continue }
+                    let row = StoredRow.decode(
+                        layout, from: statement, positions: destination.tableColumnPositions, schema: schema)
+                    rows.append((statement.int64(1), row))
+                }
+                return rows
+            }
+        } catch {
+            throw .store("\(error)")
+        }
+        var members: [ManagedObject] = []
+        members.reserveCapacity(rows.count)
+        for (memberKey, row) in rows {
+            guard let id = objectID(entityNumber: row.entityNumber, key: memberKey) else { continue }
+            let member = self.object(with: id)
+            if !member.isLoaded && member.entity.number == row.entityNumber {
+                apply(row, to: member)
+                member.awakeFromFetch()
+            }
+            members.append(member)
+        }
+        return ToManyStorage(objects: members, isOrdered: relationship.isOrdered)
+    }
+
+    /// Re-reads a loaded object's row and puts its unsaved changes back on top.
+    func reloadKeepingChanges(_ object: ManagedObject) throws(ManagedObjectError) {
+        guard let key = object.objectID.primaryKey, let old = object.snapshot else { return }
+        guard let row = try readRow(of: object.entity, key: key) else {
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        let layout = object.entity
+        let attributes = object.attributeValues
+        let toOne = object.toOneValues
+        let toMany = object.toManyValues
+        apply(row, to: object)
+        for attribute in layout.attributes where attributes[attribute.index] != old.attributes[attribute.index] {
+            object.attributeValues[attribute.index] = attributes[attribute.index]
+        }
+        for relationship in layout.relationships {
+            if relationship.isToMany {
+                let storage = toMany.indices.contains(relationship.slotIndex) ? toMany[relationship.slotIndex] : nil
+                object.toManyValues[relationship.slotIndex] = storage?.isChanged == true ? storage : nil
+            } else if toOne[relationship.slotIndex] !== old.toOne[relationship.slotIndex] {
+                object.toOneValues[relationship.slotIndex] = toOne[relationship.slotIndex]
+            }
+        }
+    }
+}
+
+extension StoredRow {
+    /// Reads the row with primary key `key` of an entity's table, or `nil` when there is none.
+    static func read(
+        _ layout: EntityLayout, key: Int64, connection: SQLiteConnection, schema: ModelLayout
+    ) throws(SQLiteError) -> StoredRow? {
+        let statement = try connection.prepare(layout.selectRowSQL)
+        defer { statement.reset() }
+        try statement.bind(key, at: 1)
+        guard try statement.step() else { return nil }
+        return decode(layout, from: statement, positions: layout.rowColumnPositions, schema: schema)
+    }
+
+    /// Decodes the current result row for `layout`, finding each column at `positions[column]`
+    /// (`Z_ENT` and `Z_OPT` included).
+    static func decode(
+        _ layout: EntityLayout, from statement: SQLiteStatement, positions: [String: Int], schema: ModelLayout
+    ) -> StoredRow {
+        var attributes = [StoredValue](repeating: .null, count: layout.attributes.count)
+        for attribute in layout.attributes {
+            guard let column = attribute.column, let position = positions[column] else { continue }
+            attributes[attribute.index] = ValueConversion.read(statement, at: position, type: attribute.description.type)
+        }
+        var toOne = [(key: Int64, entityNumber: Int)?](repeating: nil, count: layout.toOneCount)
+        for relationship in layout.relationships where !relationship.isToMany {
+            guard let column = relationship.columns.value, let position = positions[column], !statement.isNull(position)
+            else { continue }
+            var number = schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0
+            if let entityColumn = relationship.columns.entity, let entityPosition = positions[entityColumn],
+                !statement.isNull(entityPosition)
+            {
+                number = Int(statement.int64(entityPosition))
+            }
+            toOne[relationship.slotIndex] = (statement.int64(position), number)
+        }
+        let entity = positions["Z_ENT"].map { Int(statement.int64($0)) } ?? layout.number
+        let version = positions["Z_OPT"].map { statement.int64($0) } ?? 0
+        return StoredRow(entityNumber: entity, version: version, attributes: attributes, toOne: toOne)
+    }
+}

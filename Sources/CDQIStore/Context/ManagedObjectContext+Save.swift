@@ -1,0 +1,142 @@
+import CDQIPredicate
+
+extension ManagedObjectContext {
+    /// Writes every pending change to the store in one `BEGIN IMMEDIATE` transaction.
+    ///
+    /// In order: validation of every inserted and updated object and of deletions (all failures are
+    /// collected), uniqueness constraints against the store and the other pending objects, optimistic
+    /// locking (`Z_OPT`) resolved by ``mergePolicy``, then primary keys from `Z_PRIMARYKEY.Z_MAX`, row
+    /// inserts (`Z_OPT` 1), updates (`… Z_OPT = n+1 WHERE Z_PK = ? AND Z_OPT = n`), deletes, join-table
+    /// rows and `Z_FOK_` order keys (2048, 3072, …). Afterwards inserted objects have permanent IDs.
+    ///
+    /// Objects get ``ManagedObject/willSave()`` first (their changes there are saved too) and
+    /// ``ManagedObject/didSave()`` after the commit.
+    ///
+    /// - Returns: the IDs of the objects inserted (permanent IDs), updated and deleted, for
+    ///   ``mergeChanges(_:)`` in other contexts.
+    /// - Throws: ``ContextError/validation(_:)`` with every failure, ``ContextError/mergeConflicts(_:)``,
+    ///   or a store error. A failed save writes nothing and leaves the context exactly as it was.
+    @discardableResult
+    public func save() throws(ContextError) -> SaveChanges {
+        for object in Array(touched.values) where object.hasChanges { object.willSave() }
+        let pending = Array(touched.values)
+        let inserted = pending.filter { $0.insertedFlag && !$0.deletedFlag }.sorted { $0.insertionOrder < $1.insertionOrder }
+        let deleted = pending.filter { $0.deletedFlag && !$0.insertedFlag }.sorted(by: Self.savedOrder)
+        let updated = pending.filter { !$0.insertedFlag && !$0.deletedFlag && $0.hasPersistentChanges }
+            .sorted(by: Self.savedOrder)
+        guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
+            touched.removeAll()
+            return SaveChanges()
+        }
+        var validation = SaveValidation()
+        do {
+            for object in inserted + updated { try validation.validate(object) }
+            for object in deleted { try validation.validateDeletion(object) }
+        } catch {
+            throw .object(error)
+        }
+        validation.checkUniquenessAmongPending(inserted + updated)
+        let plan = SavePlan(inserted: inserted, updated: updated, deleted: deleted, policy: mergePolicy)
+        let result: SaveResult
+        do {
+            result = try coordinator.withStore { store in
+                try store.connection.writeTransaction {
+                    var writer = SaveWriter(
+                        context: self, connection: store.connection, schema: coordinator.layout, plan: plan,
+                        validation: validation)
+                    return try writer.run()
+                }
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .store(.sqlite(error))
+        } catch {
+            throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
+        }
+        let deletedIDs = Set(deleted.map(\.objectID))
+        finish(plan, result)
+        let changes = SaveChanges(
+            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: deletedIDs)
+        for object in inserted + updated + deleted { object.didSave() }
+        return changes
+    }
+
+    private static func savedOrder(_ left: ManagedObject, _ right: ManagedObject) -> Bool {
+        if left.entity.name != right.entity.name { return left.entity.name < right.entity.name }
+        return (left.objectID.primaryKey ?? 0) < (right.objectID.primaryKey ?? 0)
+    }
+
+    /// Brings the objects in line with what was written.
+    private func finish(_ plan: SavePlan, _ result: SaveResult) {
+        for object in plan.inserted {
+            guard let key = result.keys[ObjectIdentifier(object)] else { continue }
+            registered[object.objectID] = nil
+            object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+            registered[object.objectID] = object
+            object.insertedFlag = false
+            object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
+        }
+        for object in plan.updated {
+            let id = ObjectIdentifier(object)
+            if result.rolledBack.contains(id) {
+                object.turnIntoFault()
+                continue
+            }
+            if let merged = result.merged[id] {
+                object.attributeValues = merged.attributes
+                for relationship in object.entity.relationships where !relationship.isToMany {
+                    let target = merged.toOne[relationship.slotIndex]
+                        .flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { self.object(with: $0) }
+                    let current = object.toOneValues[relationship.slotIndex]
+                    guard target !== current else { continue }
+                    object.toOneValues[relationship.slotIndex] = target
+                    // The inverse to-many lists of both destinations are reloaded from the store when next used.
+                    for destination in [current, target].compactMap({ $0 }) where destination.isLoaded {
+                        if let inverse = object.inverse(of: relationship, on: destination), inverse.isToMany {
+                            destination.toManyValues[inverse.slotIndex] = nil
+                        }
+                    }
+                }
+            }
+            object.snapshot = Snapshot(
+                attributes: object.attributeValues, toOne: object.toOneValues,
+                version: result.versions[id] ?? (object.snapshot?.version ?? 0) + 1)
+        }
+        for object in plan.inserted + plan.updated where object.isLoaded {
+            for index in object.toManyValues.indices {
+                if var storage = object.toManyValues[index] {
+                    storage.committed = storage.objects
+                    object.toManyValues[index] = storage
+                }
+            }
+        }
+        for object in plan.deleted {
+            object.deletedFlag = false
+            unregister(object)
+        }
+        touched.removeAll()
+    }
+}
+
+/// What a save has to write.
+struct SavePlan {
+    var inserted: [ManagedObject]
+    var updated: [ManagedObject]
+    var deleted: [ManagedObject]
+    var policy: MergePolicy
+}
+
+/// What a save wrote, for updating the objects after the commit.
+struct SaveResult {
+    var keys: [ObjectIdentifier: Int64] = [:]
+    var versions: [ObjectIdentifier: Int64] = [:]
+    var merged: [ObjectIdentifier: RowValues] = [:]
+    var rolledBack: Set<ObjectIdentifier> = []
+}
+
+/// The stored values of a row: attributes, and to-one destinations as (primary key, entity number).
+struct RowValues {
+    var attributes: [StoredValue]
+    var toOne: [(key: Int64, entityNumber: Int)?]
+}

@@ -1,0 +1,289 @@
+import CDQIModel
+import CDQIPredicate
+
+/// A scratch pad of managed objects over a store: objects are loaded on demand, changed in memory, and
+/// written back together by ``save()``.
+///
+/// A context is confined to one thread or task at a time, as in Core Data; it is not `Sendable`. Pass
+/// ``ManagedObjectID``s (which are) between contexts. Each context holds at most one object per ID
+/// (uniquing). Several contexts may share one ``PersistentStoreCoordinator``; conflicting saves are
+/// detected through the rows' `Z_OPT` versions and resolved by ``mergePolicy``.
+///
+/// The context owns its objects: they stay registered (and in memory) until ``reset()`` or until the
+/// context is released, after which they hold no values and every access throws
+/// ``ManagedObjectError/noContext(entity:)``. Keep the context alive as long as its objects are used.
+///
+/// ```swift
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// let department = try context.insertNewObject(forEntityName: "Department")
+/// try department.setValue("Research", forKey: "name")
+/// try context.save()
+/// ```
+public final class ManagedObjectContext {
+    /// The coordinator whose store the context reads and writes.
+    public let coordinator: PersistentStoreCoordinator
+    /// What ``save()`` does about objects changed in the store since they were read.
+    public var mergePolicy: MergePolicy = .error
+
+    /// One object per ID.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects inserted, deleted or changed since the last save (some may have been changed back).
+    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var insertionCounter = 0
+
+    /// Creates a context on a coordinator.
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
+    deinit {
+        // Objects refer to each other strongly through their relationship slots; break those cycles.
+        for object in registered.values { object.detachFromContext() }
+        for object in touched.values { object.detachFromContext() }
+    }
+
+    // MARK: Objects
+
+    /// Inserts a new object of the named entity. Attributes start with the model's default values;
+    /// the object has a temporary ID until it is saved.
+    public func insertNewObject(forEntityName name: String) throws(ContextError) -> ManagedObject {
+        guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
+        guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
+        let type = coordinator.objectClass(for: layout)
+        let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: self)
+        object.loadEmpty()
+        for attribute in layout.attributes {
+            object.attributeValues[attribute.index] = ValueConversion.defaultValue(of: attribute.description)
+        }
+        object.insertedFlag = true
+        insertionCounter += 1
+        object.insertionOrder = insertionCounter
+        registered[object.objectID] = object
+        touched[ObjectIdentifier(object)] = object
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object of a registered subclass (see ``PersistentStoreCoordinator/register(_:forEntityName:)``).
+    /// The entity is the one `type` is registered for, else the entity named like the class.
+    public func insert<T: ManagedObject>(_ type: T.Type) throws(ContextError) -> T {
+        let name = coordinator.entityName(for: type) ?? String(describing: type)
+        let object = try insertNewObject(forEntityName: name)
+        guard let typed = object as? T else {
+            unregister(object)
+            throw .unknownEntity("\(name) (objects of this entity are not \(String(describing: type)); register the class)")
+        }
+        return typed
+    }
+
+    /// The object with this ID: the registered one, or a fault that loads its row when first used.
+    /// (It does not check that the row exists; ``existingObject(with:)`` does.)
+    public func object(with id: ManagedObjectID) -> ManagedObject {
+        if let object = registered[id] { return object }
+        let layout = coordinator.layout.entity(named: id.entityName) ?? id.entity
+        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
+        registered[id] = object
+        return object
+    }
+
+    /// The object with this ID, loaded.
+    /// - Throws: ``ContextError/objectNotFound(objectID:)`` when no such object exists (deleted or never
+    ///   saved).
+    public func existingObject(with id: ManagedObjectID) throws(ContextError) -> ManagedObject {
+        if let object = registered[id], object.isLoaded { return object }
+        if id.isTemporaryID { throw .objectNotFound(objectID: id.uriString) }
+        let object = object(with: id)
+        do {
+            try object.willAccess()
+        } catch .faultNotFulfilled {
+            if !object.hasChanges { unregister(object) }
+            throw .objectNotFound(objectID: id.uriString)
+        } catch {
+            throw .object(error)
+        }
+        return object
+    }
+
+    /// The ID of the object with this URI (`x-coredata://STORE-UUID/Entity/p12`), or `nil` when the URI
+    /// is not one of this store's object IDs.
+    public func objectID(forURIString uri: String) -> ManagedObjectID? {
+        guard let reference = ObjectReference(uriString: uri) else { return nil }
+        return objectID(for: reference)
+    }
+
+    /// The ID a predicate-layer reference names, or `nil` when it names another store or an unknown entity.
+    public func objectID(for reference: ObjectReference) -> ManagedObjectID? {
+        guard let layout = coordinator.layout.entity(named: reference.entityName) else { return nil }
+        switch reference.identity {
+        case .primaryKey(let key):
+            guard reference.storeIdentifier == coordinator.storeIdentifier else { return nil }
+            return ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+        case .temporary:
+            let id = ManagedObjectID(entity: layout, storeIdentifier: "", identity: reference.identity)
+            return registered[id] != nil ? id : nil
+        }
+    }
+
+    /// The object a predicate-layer reference names (a fault when not registered yet), or `nil` when it
+    /// names another store, an unknown entity or an unknown temporary ID. Store fetches return such
+    /// references.
+    public func object(for reference: ObjectReference) -> ManagedObject? {
+        objectID(for: reference).map { object(with: $0) }
+    }
+
+    /// The registered object with this ID, if any (never a new fault).
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+
+    /// Every object registered with the context.
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+
+    /// Marks an object for deletion at the next save, applying its relationships' delete rules now:
+    /// Nullify removes it from the inverse relationships, Cascade deletes the destinations, Deny makes the
+    /// save fail while the relationship still holds objects, No Action does nothing. Deleting an object
+    /// that was inserted and never saved simply removes it.
+    public func delete(_ object: ManagedObject) throws(ContextError) {
+        guard object.managedObjectContext === self else { throw .foreignObject(objectID: object.objectID.uriString) }
+        guard !object.deletedFlag else { return }
+        do {
+            try object.willAccess()
+        } catch .faultNotFulfilled {
+            // Already gone from the store: nothing to delete.
+            unregister(object)
+            return
+        } catch {
+            throw .object(error)
+        }
+        object.deletedFlag = true
+        touched[ObjectIdentifier(object)] = object
+        do {
+            for relationship in object.entity.relationships where relationship.isStored {
+                let destinations: [ManagedObject]
+                if relationship.isToMany {
+                    destinations = try object.toMany(relationship).objects
+                } else {
+                    destinations = object.toOneValues[relationship.slotIndex].map { [$0] } ?? []
+                }
+                switch relationship.description.deleteRule {
+                case .nullify:
+                    for destination in destinations {
+                        guard let inverse = object.inverse(of: relationship, on: destination) else { continue }
+                        try destination.detachUnlessGone(object, inverse: inverse)
+                    }
+                case .cascade:
+                    for destination in destinations where !destination.deletedFlag { try delete(destination) }
+                case .deny, .noAction:
+                    break
+                }
+            }
+        } catch let error as ManagedObjectError {
+            throw .object(error)
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .object(.store("\(error)"))
+        }
+        if object.insertedFlag {
+            // Never saved: it simply goes away.
+            object.insertedFlag = false
+            object.deletedFlag = false
+            unregister(object)
+        }
+    }
+
+    // MARK: Changes
+
+    /// Whether any object is inserted, deleted or changed.
+    public var hasChanges: Bool { touched.values.contains { $0.hasChanges } }
+
+    /// The objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(touched.values.filter(\.insertedFlag)) }
+
+    /// The saved objects changed since the last save (and not deleted).
+    public var updatedObjects: Set<ManagedObject> { Set(touched.values.filter(\.isUpdated)) }
+
+    /// The objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObject> { Set(touched.values.filter { $0.deletedFlag && !$0.insertedFlag }) }
+
+    func objectDidChange(_ object: ManagedObject) {
+        touched[ObjectIdentifier(object)] = object
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context, deleted and changed objects
+    /// become faults again and reload their saved values when next used.
+    public func rollback() {
+        for object in touched.values {
+            if object.insertedFlag {
+                unregister(object)
+                object.insertedFlag = false
+            } else {
+                object.deletedFlag = false
+                object.turnIntoFault()
+            }
+        }
+        touched.removeAll()
+        // Loaded to-many relationships of unchanged objects may list objects that were just removed.
+        for object in registered.values where object.isLoaded {
+            for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == true {
+                object.toManyValues[index] = nil
+            }
+        }
+    }
+
+    /// Forgets every object: registered objects leave the context (they keep no values and can no
+    /// longer be used), and unsaved changes are discarded.
+    public func reset() {
+        for object in registered.values { object.detachFromContext() }
+        for object in touched.values { object.detachFromContext() }
+        registered.removeAll()
+        touched.removeAll()
+    }
+
+    /// Updates an object from the store. With `mergeChanges: false` the object becomes a fault and its
+    /// unsaved changes are discarded; with `true` it reloads the saved values and keeps its unsaved
+    /// changes on top of them.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws(ContextError) {
+        guard object.managedObjectContext === self else { throw .foreignObject(objectID: object.objectID.uriString) }
+        guard !object.insertedFlag else { return }
+        guard mergeChanges, object.isLoaded else {
+            object.deletedFlag = false
+            object.turnIntoFault()
+            touched[ObjectIdentifier(object)] = nil
+            return
+        }
+        do {
+            try reloadKeepingChanges(object)
+        } catch {
+            throw .object(error)
+        }
+    }
+
+    func unregister(_ object: ManagedObject) {
+        registered[object.objectID] = nil
+        touched[ObjectIdentifier(object)] = nil
+        object.detachFromContext()
+    }
+
+    // MARK: Running work
+
+    /// Runs `body` now, on the caller's thread, and returns its result. A context belongs to whoever
+    /// created it, so there is no queue to hop to; this exists so Core Data-shaped code reads the same.
+    /// Use ``PersistentStoreCoordinator/performBackgroundTask(_:)`` for work on another context off the
+    /// caller's thread.
+    public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
+        try body()
+    }
+
+    /// Runs `body` in the caller's isolation (the context's owner) and returns its result; see
+    /// ``performAndWait(_:)``.
+    public nonisolated(nonsending) func perform<T>(_ body: () throws -> T) async rethrows -> T {
+        try body()
+    }
+}
+
+extension ManagedObject {
+    /// Leaves the context: values dropped (breaking reference cycles), no context.
+    func detachFromContext() {
+        turnIntoFault()
+        managedObjectContext = nil
+    }
+}

@@ -1,0 +1,80 @@
+import CDQIModel
+import Foundation
+
+/// Owns a model and its SQLite store, and serializes every use of the store's connection: contexts on
+/// any thread or task share one coordinator.
+///
+/// It is `Sendable`: its state is immutable except the store connection, only touched while holding
+/// `lock`, and the class registry, only touched while holding `registryLock` (a separate lock, so that
+/// code running with the store may still look up classes).
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model.
+    public let model: ManagedObjectModel
+    /// Every entity's run-time layout.
+    public let layout: ModelLayout
+    /// The store's UUID: the host part of object-ID URIs.
+    public let storeIdentifier: String
+    /// The store file, or `nil` for an in-memory store.
+    public let url: URL?
+
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private let store: SQLiteStore
+    private let registryLock = NSLock()
+    /// Guarded by `registryLock`.
+    private var classes: [String: ManagedObject.Type] = [:]
+
+    /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
+    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
+        let store = try SQLiteStore(model: model, url: url)
+        self.model = model
+        self.store = store
+        self.url = url
+        layout = ModelLayout(model: model, schema: store.schema)
+        storeIdentifier = store.metadata.uuid
+    }
+
+    /// Makes objects of `entityName` (and of its sub-entities that have no class of their own)
+    /// instances of `type`, in every context of this coordinator.
+    public func register(_ type: ManagedObject.Type, forEntityName entityName: String) {
+        registryLock.withLock { classes[entityName] = type }
+    }
+
+    /// The class objects of an entity are made of: the one registered for it or its nearest ancestor,
+    /// otherwise ``ManagedObject``.
+    public func objectClass(for entity: EntityLayout) -> ManagedObject.Type {
+        registryLock.withLock {
+            for name in entity.lineage { if let type = classes[name] { return type } }
+            return ManagedObject.self
+        }
+    }
+
+    /// The entity a class is registered for, when exactly one is.
+    func entityName(for type: ManagedObject.Type) -> String? {
+        registryLock.withLock {
+            let names = classes.filter { $0.value == type }.map(\.key)
+            return names.count == 1 ? names.first : nil
+        }
+    }
+
+    /// Runs `body` with the store, serialized with every other use of it.
+    func withStore<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(store)
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// Runs `body` with a new context on this coordinator in a detached task (a private "queue"
+    /// context): the context is created, used and released inside the task, so no context is ever
+    /// shared between threads.
+    public func performBackgroundTask<T: Sendable>(
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws -> T {
+        try await Task.detached { [self] in
+            let context = ManagedObjectContext(coordinator: self)
+            return try body(context)
+        }.value
+    }
+}

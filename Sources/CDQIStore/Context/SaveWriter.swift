@@ -1,0 +1,314 @@
+import CDQIPredicate
+
+/// Writes one save inside its transaction. Anything it throws rolls the transaction back; it changes
+/// no object (the context applies ``SaveResult`` after the commit).
+struct SaveWriter {
+    let context: ManagedObjectContext
+    let connection: SQLiteConnection
+    let schema: ModelLayout
+    let plan: SavePlan
+    var validation: SaveValidation
+    var result = SaveResult()
+
+    init(
+        context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
+        validation: SaveValidation
+    ) {
+        self.context = context
+        self.connection = connection
+        self.schema = schema
+        self.plan = plan
+        self.validation = validation
+    }
+
+    mutating func run() throws -> SaveResult {
+        try validation.checkUniquenessAgainstStore(plan.inserted + plan.updated, connection: connection, context: context)
+        if !validation.failures.isEmpty { throw ContextError.validation(validation.failures) }
+        // Keys first: the values written by updates (and merged by conflict resolution) refer to new
+        // objects by their new keys.
+        try allocateKeys()
+        let resolutions = try resolveConflicts()
+        // Deletes first, so that a new or changed row may take values a deleted row held under a
+        // uniqueness constraint.
+        for object in plan.deleted { try deleteRow(of: object) }
+        for object in plan.inserted { try insertRow(of: object) }
+        for object in plan.updated {
+            guard let resolution = resolutions[ObjectIdentifier(object)] else { continue }
+            try updateRow(of: object, resolution)
+        }
+        try writeJoinRows()
+        try writeOrderKeys()
+        return result
+    }
+
+    // MARK: Keys
+
+    func key(of object: ManagedObject) -> Int64? {
+        result.keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey
+    }
+
+    func reference(to object: ManagedObject?) -> (key: Int64, entityNumber: Int)? {
+        guard let object, let key = key(of: object) else { return nil }
+        return (key, object.entity.number)
+    }
+
+    private mutating func allocateKeys() throws {
+        var byRoot: [Int: [ManagedObject]] = [:]
+        for object in plan.inserted { byRoot[object.entity.rootNumber, default: []].append(object) }
+        for (root, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let select = try connection.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+            try select.bind(Int64(root), at: 1)
+            var maximum: Int64 = 0
+            if try select.step() { maximum = select.int64(0) }
+            select.reset()
+            for object in objects {
+                maximum += 1
+                result.keys[ObjectIdentifier(object)] = maximum
+            }
+            let update = try connection.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+            try update.bind(maximum, at: 1)
+            try update.bind(Int64(root), at: 2)
+            try update.run()
+        }
+    }
+
+    // MARK: Rows
+
+    /// The values the object would write now.
+    func currentValues(of object: ManagedObject) -> RowValues {
+        RowValues(attributes: object.attributeValues, toOne: object.toOneValues.map { reference(to: $0) })
+    }
+
+    private mutating func insertRow(of object: ManagedObject) throws {
+        let layout = object.entity
+        guard let key = key(of: object) else { return }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values: [StoredValue] = [.integer(key), .integer(Int64(layout.number)), .integer(1)]
+        let row = currentValues(of: object)
+        appendColumns(of: layout, row: row, changedFrom: nil, columns: &columns, values: &values)
+        let sql = "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        try run(sql, values)
+        result.versions[ObjectIdentifier(object)] = 1
+    }
+
+    /// Appends the stored columns whose values differ from `base` (all of them when `base` is nil).
+    private func appendColumns(
+        of layout: EntityLayout, row: RowValues, changedFrom base: RowValues?, columns: inout [String],
+        values: inout [StoredValue]
+    ) {
+        for attribute in layout.attributes {
+            guard let column = attribute.column else { continue }
+            let value = row.attributes[attribute.index]
+            if let base, base.attributes[attribute.index] == value { continue }
+            columns.append(column)
+            values.append(value)
+        }
+        for relationship in layout.relationships where !relationship.isToMany {
+            guard let column = relationship.columns.value else { continue }
+            let target = row.toOne[relationship.slotIndex]
+            if let base, Self.same(base.toOne[relationship.slotIndex], target) { continue }
+            columns.append(column)
+            values.append(target.map { .integer($0.key) } ?? .null)
+            if let entityColumn = relationship.columns.entity {
+                columns.append(entityColumn)
+                values.append(target.map { .integer(Int64($0.entityNumber)) } ?? .null)
+            }
+            if target == nil, let order = relationship.columns.order {
+                columns.append(order)
+                values.append(.null)
+            }
+        }
+    }
+
+    static func same(_ left: (key: Int64, entityNumber: Int)?, _ right: (key: Int64, entityNumber: Int)?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): return true
+        case let (l?, r?): return l.key == r.key && l.entityNumber == r.entityNumber
+        default: return false
+        }
+    }
+
+    /// How an updated object is written.
+    enum Resolution {
+        /// Write `values` over `base` (the row as stored), expecting row version `expected`.
+        case write(values: RowValues, base: RowValues, expected: Int64)
+        /// Write nothing: the store's version wins (merge policy `.rollback`).
+        case skip
+    }
+
+    private mutating func resolveConflicts() throws -> [ObjectIdentifier: Resolution] {
+        var resolutions: [ObjectIdentifier: Resolution] = [:]
+        var conflicts: [MergeConflict] = []
+        for object in plan.updated + plan.deleted {
+            guard let key = object.objectID.primaryKey, let snapshot = object.snapshot else { continue }
+            let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
+            let current = currentValues(of: object)
+            guard let row = try StoredRow.read(object.entity, key: key, connection: connection, schema: schema) else {
+                // A row deleted elsewhere: deleting it again is moot; changing it is a conflict for every policy.
+                if !object.deletedFlag {
+                    conflicts.append(MergeConflict(objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: 0))
+                }
+                continue
+            }
+            let stored = RowValues(attributes: row.attributes, toOne: row.toOne)
+            if row.version == snapshot.version {
+                resolutions[ObjectIdentifier(object)] = .write(values: current, base: base, expected: row.version)
+                continue
+            }
+            if object.deletedFlag {
+                if plan.policy == .error {
+                    conflicts.append(MergeConflict(
+                        objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
+                }
+                continue
+            }
+            switch plan.policy {
+            case .error:
+                conflicts.append(MergeConflict(
+                    objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
+            case .rollback:
+                resolutions[ObjectIdentifier(object)] = .skip
+                result.rolledBack.insert(ObjectIdentifier(object))
+            case .overwrite:
+                resolutions[ObjectIdentifier(object)] = .write(values: current, base: stored, expected: row.version)
+            case .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
+                let objectWins = plan.policy == .mergeByPropertyObjectTrump
+                var merged = current
+                for index in merged.attributes.indices {
+                    let objectChanged = current.attributes[index] != base.attributes[index]
+                    let storeChanged = stored.attributes[index] != base.attributes[index]
+                    if objectWins ? !objectChanged : storeChanged { merged.attributes[index] = stored.attributes[index] }
+                }
+                for index in merged.toOne.indices {
+                    let objectChanged = !Self.same(current.toOne[index], base.toOne[index])
+                    let storeChanged = !Self.same(stored.toOne[index], base.toOne[index])
+                    if objectWins ? !objectChanged : storeChanged { merged.toOne[index] = stored.toOne[index] }
+                }
+                resolutions[ObjectIdentifier(object)] = .write(values: merged, base: stored, expected: row.version)
+                result.merged[ObjectIdentifier(object)] = merged
+            }
+        }
+        if !conflicts.isEmpty { throw ContextError.mergeConflicts(conflicts) }
+        return resolutions
+    }
+
+    private mutating func updateRow(of object: ManagedObject, _ resolution: Resolution) throws {
+        guard case .write(let values, let base, let expected) = resolution, let key = key(of: object) else { return }
+        let layout = object.entity
+        var columns: [String] = []
+        var bound: [StoredValue] = []
+        appendColumns(of: layout, row: values, changedFrom: base, columns: &columns, values: &bound)
+        let sql = "UPDATE \(layout.tableName) SET "
+            + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ? AND Z_OPT = ?"
+        try run(sql, bound + [.integer(expected + 1), .integer(key), .integer(expected)])
+        if connection.changes != 1 {
+            throw ContextError.mergeConflicts([MergeConflict(
+                objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
+        }
+        result.versions[ObjectIdentifier(object)] = expected + 1
+    }
+
+    /// Deletes the object's row and its join-table rows.
+    private func deleteRow(of object: ManagedObject) throws {
+        guard let key = object.objectID.primaryKey else { return }
+        try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ?", [.integer(key)])
+        for relationship in object.entity.relationships {
+            guard let join = relationship.join else { continue }
+            try run("DELETE FROM \(join.table.name) WHERE \(join.ownColumn) = ?", [.integer(key)])
+        }
+    }
+
+    // MARK: Relationships
+
+    /// The objects whose to-many changes are written (inserted, and updated unless rolled back).
+    private var writtenObjects: [ManagedObject] {
+        plan.inserted + plan.updated.filter { !result.rolledBack.contains(ObjectIdentifier($0)) }
+    }
+
+    private func writeJoinRows() throws {
+        struct Pair: Hashable {
+            var table: String
+            var source: Int64
+            var destination: Int64
+        }
+        var inserts: [Pair] = []
+        var insertSet: Set<Pair> = []
+        var deletes: Set<Pair> = []
+        var tables: [String: JoinTable] = [:]
+        for object in writtenObjects where object.isLoaded {
+            guard let ownKey = key(of: object) else { continue }
+            for relationship in object.entity.relationships {
+                guard let join = relationship.join, let storage = object.toManyValues[relationship.slotIndex],
+                    storage.isChanged
+                else { continue }
+                tables[join.table.name] = join.table
+                let committed = storage.committed ?? []
+                let committedMembers = Set(committed.map(ObjectIdentifier.init))
+                func pair(_ other: ManagedObject) -> Pair? {
+                    guard let otherKey = key(of: other) else { return nil }
+                    return join.isSource
+                        ? Pair(table: join.table.name, source: ownKey, destination: otherKey)
+                        : Pair(table: join.table.name, source: otherKey, destination: ownKey)
+                }
+                for member in storage.objects where !member.deletedFlag {
+                    guard !committedMembers.contains(ObjectIdentifier(member)), let pair = pair(member) else { continue }
+                    if insertSet.insert(pair).inserted { inserts.append(pair) }
+                }
+                for member in committed where !storage.contains(member) {
+                    if let pair = pair(member) { deletes.insert(pair) }
+                }
+            }
+        }
+        for pair in deletes.sorted(by: { ($0.table, $0.source, $0.destination) < ($1.table, $1.source, $1.destination) }) {
+            guard let table = tables[pair.table] else { continue }
+            try run(
+                "DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ? AND \(table.destinationColumn) = ?",
+                [.integer(pair.source), .integer(pair.destination)])
+        }
+        for pair in inserts where !deletes.contains(pair) {
+            guard let table = tables[pair.table] else { continue }
+            try run(
+                "INSERT OR IGNORE INTO \(table.name) (\(table.sourceColumn), \(table.destinationColumn)) VALUES (?, ?)",
+                [.integer(pair.source), .integer(pair.destination)])
+        }
+    }
+
+    /// Rewrites the `Z_FOK_` keys of every ordered relationship that changed: 2048, 3072, 4096, …
+    private func writeOrderKeys() throws {
+        for object in writtenObjects where object.isLoaded {
+            guard let ownKey = key(of: object) else { continue }
+            for relationship in object.entity.relationships where relationship.isOrdered {
+                guard let storage = object.toManyValues[relationship.slotIndex], storage.isChanged else { continue }
+                let members = storage.objects.filter { !$0.deletedFlag }
+                if let join = relationship.join {
+                    guard let order = join.table.orderColumn else { continue }
+                    for (position, member) in members.enumerated() {
+                        guard let memberKey = key(of: member) else { continue }
+                        try run(
+                            "UPDATE \(join.table.name) SET \(order) = ? WHERE \(join.ownColumn) = ? AND \(join.otherColumn) = ?",
+                            [.integer(Int64(2048 + 1024 * position)), .integer(ownKey), .integer(memberKey)])
+                    }
+                } else if let inverseName = relationship.description.inverseName,
+                    let destination = schema.entity(named: relationship.description.destinationEntityName),
+                    let order = destination.relationship(named: inverseName)?.columns.order
+                {
+                    for (position, member) in members.enumerated() {
+                        guard let memberKey = key(of: member) else { continue }
+                        try run(
+                            "UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ?",
+                            [.integer(Int64(2048 + 1024 * position)), .integer(memberKey)])
+                    }
+                }
+            }
+        }
+    }
+
+    private func run(_ sql: String, _ values: [StoredValue]) throws {
+        let statement = try connection.prepare(sql)
+        for (position, value) in values.enumerated() {
+            try statement.bind(value, at: position + 1)
+        }
+        try statement.run()
+    }
+}

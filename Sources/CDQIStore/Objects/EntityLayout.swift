@@ -1,0 +1,214 @@
+import CDQIModel
+
+/// One entity's shape at run time, computed once per coordinator: where each property lives in a
+/// managed object's slots and in the store's row. Immutable, and shared by every object and object ID
+/// of the entity.
+public final class EntityLayout: Sendable, CustomStringConvertible {
+    /// The entity's name.
+    public let name: String
+    /// The entity as the model declares it.
+    public let entity: EntityDescription
+    /// The entity number (`Z_ENT`).
+    public let number: Int
+    /// The name of the hierarchy's root entity (primary keys are unique per root).
+    public let rootName: String
+    /// The root entity's number: its `Z_PRIMARYKEY` row holds `Z_MAX`.
+    public let rootNumber: Int
+    /// The hierarchy's table.
+    public let tableName: String
+    /// The numbers of this entity and its sub-entities.
+    public let numbersIncludingSubentities: [Int]
+    /// The names of this entity and its ancestors, nearest first.
+    public let lineage: [String]
+    /// The stored and transient attributes, inherited ones first.
+    let attributes: [AttributeSlot]
+    /// The relationships, inherited ones first.
+    let relationships: [RelationshipSlot]
+    /// Every property by name.
+    let properties: [String: PropertySlot]
+    /// The number of to-one and to-many slots.
+    let toOneCount: Int
+    let toManyCount: Int
+    /// The uniqueness constraints that apply (declared here or on an ancestor).
+    let uniquenessConstraints: [ConstraintLayout]
+    /// `SELECT Z_ENT, Z_OPT, <stored columns…> FROM <table> WHERE Z_PK = ?`
+    let selectRowSQL: String
+    /// The result position of each column `selectRowSQL` reads.
+    let rowColumnPositions: [String: Int]
+    /// `t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.<every column of the table>`: reads whole rows of any entity of
+    /// the hierarchy (to load the members of a relationship together).
+    let tableColumnsSQL: String
+    /// The result position of each column `tableColumnsSQL` reads.
+    let tableColumnPositions: [String: Int]
+
+    init(
+        entity: EntityDescription, mapping: EntityMapping, rootName: String, rootNumber: Int, lineage: [String],
+        model: ManagedObjectModel, schema: StoreSchema
+    ) {
+        name = entity.name
+        self.entity = entity
+        number = mapping.number
+        self.rootName = rootName
+        self.rootNumber = rootNumber
+        tableName = mapping.tableName
+        numbersIncludingSubentities = mapping.numbersIncludingSubentities
+        self.lineage = lineage
+        var properties: [String: PropertySlot] = [:]
+        var attributes: [AttributeSlot] = []
+        for description in model.allAttributes(of: entity) where properties[description.name] == nil {
+            let column = description.isTransient ? nil : mapping.columns[description.name]?.value
+            let slot = AttributeSlot(index: attributes.count, description: description, column: column)
+            attributes.append(slot)
+            properties[description.name] = .attribute(slot.index)
+        }
+        var relationships: [RelationshipSlot] = []
+        var toOne = 0, toMany = 0
+        for description in model.allRelationships(of: entity) where properties[description.name] == nil {
+            let columns = description.isTransient ? PropertyColumns() : (mapping.columns[description.name] ?? PropertyColumns())
+            var join: JoinSide?
+            if let tableName = columns.joinTable, let table = schema.joinTables.first(where: { $0.name == tableName }) {
+                // This relationship is the table's naming side when it has the naming name and is declared
+                // on the naming entity (or its ancestors); otherwise it is the inverse side.
+                let isSource = table.relationship == description.name && lineage.contains(table.sourceEntity)
+                join = JoinSide(table: table, isSource: isSource)
+            }
+            let slotIndex: Int
+            if description.isToMany {
+                slotIndex = toMany
+                toMany += 1
+            } else {
+                slotIndex = toOne
+                toOne += 1
+            }
+            let slot = RelationshipSlot(
+                index: relationships.count, slotIndex: slotIndex, description: description, columns: columns, join: join)
+            relationships.append(slot)
+            properties[description.name] = .relationship(slot.index)
+        }
+        self.attributes = attributes
+        self.relationships = relationships
+        self.properties = properties
+        toOneCount = toOne
+        toManyCount = toMany
+        var constraints: [ConstraintLayout] = []
+        for declaring in lineage {
+            guard let declaringEntity = model.entity(named: declaring),
+                let declaringMapping = schema.entity(named: declaring)
+            else { continue }
+            for constraint in declaringEntity.uniquenessConstraints {
+                constraints.append(ConstraintLayout(
+                    declaringEntity: declaring, entityNumbers: declaringMapping.numbersIncludingSubentities,
+                    properties: constraint.properties))
+            }
+        }
+        uniquenessConstraints = constraints
+        var columns = ["Z_ENT", "Z_OPT"]
+        for attribute in attributes { if let column = attribute.column { columns.append(column) } }
+        for relationship in relationships where !relationship.description.isToMany {
+            if let column = relationship.columns.value { columns.append(column) }
+            if let column = relationship.columns.entity { columns.append(column) }
+        }
+        selectRowSQL = "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"
+        rowColumnPositions = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let tableColumns = ["Z_ENT", "Z_PK", "Z_OPT"] + (schema.table(named: mapping.tableName)?.columns.map(\.name) ?? [])
+        tableColumnsSQL = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
+        tableColumnPositions = Dictionary(
+            tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether this entity is `name` or descends from it.
+    public func isKind(of name: String) -> Bool { lineage.contains(name) }
+
+    /// A sentence describing the value.
+    public var description: String { name }
+
+    func attribute(named key: String) -> AttributeSlot? {
+        if case .attribute(let index)? = properties[key] { return attributes[index] }
+        return nil
+    }
+
+    func relationship(named key: String) -> RelationshipSlot? {
+        if case .relationship(let index)? = properties[key] { return relationships[index] }
+        return nil
+    }
+}
+
+/// Where a property lives.
+enum PropertySlot: Sendable {
+    case attribute(Int)
+    case relationship(Int)
+}
+
+/// An attribute: its description, its slot, and its column (none for transient attributes).
+struct AttributeSlot: Sendable {
+    let index: Int
+    let description: AttributeDescription
+    let column: String?
+    var name: String { description.name }
+}
+
+/// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
+struct RelationshipSlot: Sendable {
+    let index: Int
+    let slotIndex: Int
+    let description: RelationshipDescription
+    let columns: PropertyColumns
+    let join: JoinSide?
+    var name: String { description.name }
+    var isToMany: Bool { description.isToMany }
+    var isOrdered: Bool { description.isToMany && description.isOrdered }
+    var isStored: Bool { !description.isTransient }
+}
+
+/// A many-to-many relationship's join table, seen from one side.
+struct JoinSide: Sendable {
+    let table: JoinTable
+    /// `true` when the objects of this side are in the table's source column.
+    let isSource: Bool
+    var ownColumn: String { isSource ? table.sourceColumn : table.destinationColumn }
+    var otherColumn: String { isSource ? table.destinationColumn : table.sourceColumn }
+}
+
+/// A uniqueness constraint as it applies to an entity.
+struct ConstraintLayout: Sendable {
+    let declaringEntity: String
+    let entityNumbers: [Int]
+    let properties: [String]
+}
+
+/// Every entity's layout for one model and store schema.
+public final class ModelLayout: Sendable {
+    /// The model.
+    public let model: ManagedObjectModel
+    /// The store schema.
+    public let schema: StoreSchema
+    let byName: [String: EntityLayout]
+    let byNumber: [Int: EntityLayout]
+
+    /// Computes the layouts.
+    public init(model: ManagedObjectModel, schema: StoreSchema) {
+        self.model = model
+        self.schema = schema
+        var byName: [String: EntityLayout] = [:]
+        var byNumber: [Int: EntityLayout] = [:]
+        for mapping in schema.entities {
+            guard let entity = model.entity(named: mapping.name) else { continue }
+            let ancestors = model.ancestors(of: entity)
+            let rootName = ancestors.last?.name ?? entity.name
+            let rootNumber = schema.entity(named: rootName)?.number ?? mapping.number
+            let layout = EntityLayout(
+                entity: entity, mapping: mapping, rootName: rootName, rootNumber: rootNumber,
+                lineage: [entity.name] + ancestors.map(\.name), model: model, schema: schema)
+            byName[mapping.name] = layout
+            byNumber[mapping.number] = layout
+        }
+        self.byName = byName
+        self.byNumber = byNumber
+    }
+
+    /// The layout of the named entity.
+    public func entity(named name: String) -> EntityLayout? { byName[name] }
+
+    /// The layout of the entity with the given number.
+    public func entity(number: Int) -> EntityLayout? { byNumber[number] }
+}

@@ -1,0 +1,277 @@
+import CDQIPredicate
+
+/// An object of an entity, living in a ``ManagedObjectContext``: the row of a store, loaded on demand.
+///
+/// Values live in typed slots laid out once per entity (``EntityLayout``): attributes as
+/// ``StoredValue``s, to-one relationships as object references, to-many relationships as ordered object
+/// lists. A *fault* (an object fetched or referenced but not yet read) loads its row the first time a
+/// value is read or changed; a to-many relationship loads its members the first time it is used.
+///
+/// Read and write values with the throwing key-value API (unknown keys, wrong value types and unfulfillable
+/// faults are typed ``ManagedObjectError``s):
+/// ```swift
+/// let employee = try context.insertNewObject(forEntityName: "Employee")
+/// try employee.setValue("Ada", forKey: "firstName")
+/// try employee.setValue(department, forKey: "department")   // also adds it to department.employees
+/// let name = try employee.value(forKey: "firstName") as? String
+/// ```
+/// Subclasses (one per entity, registered with the coordinator) add typed properties on top of this API.
+/// Objects are confined to their context's thread or task, like the context itself.
+open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityLayout
+    /// The object's ID: temporary until the first save, then permanent.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object is registered with; `nil` once the context is reset or released, or
+    /// after the object's deletion was saved.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    // Typed slots (meaningful once loaded).
+    var isLoaded: Bool
+    var attributeValues: [StoredValue]
+    var toOneValues: [ManagedObject?]
+    /// `nil` for a to-many relationship whose members are not loaded yet.
+    var toManyValues: [ToManyStorage?]
+    /// The values last read from or written to the store; `nil` for an object never saved.
+    var snapshot: Snapshot?
+    var insertedFlag = false
+    var deletedFlag = false
+    /// The order objects were inserted in (saves allocate primary keys in this order).
+    var insertionOrder = 0
+
+    /// Creates an object; called by the context (use ``ManagedObjectContext/insertNewObject(forEntityName:)``
+    /// to make a new object). Subclasses inherit it and should not need their own initializer.
+    public required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = objectID
+        self.managedObjectContext = context
+        isLoaded = false
+        attributeValues = []
+        toOneValues = []
+        toManyValues = []
+    }
+
+    // MARK: State
+
+    /// Whether the object's values are not loaded yet.
+    public var isFault: Bool { !isLoaded }
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { insertedFlag }
+    /// Whether the object was deleted and the deletion not saved yet.
+    public var isDeleted: Bool { deletedFlag }
+    /// Whether a saved object has unsaved changes to its stored properties.
+    public var isUpdated: Bool { !insertedFlag && !deletedFlag && hasPersistentChanges }
+    /// Whether the object is inserted, deleted or updated.
+    public var hasChanges: Bool { insertedFlag || deletedFlag || hasPersistentChanges }
+
+    /// Whether any stored attribute, to-one or to-many relationship differs from the snapshot.
+    var hasPersistentChanges: Bool {
+        guard isLoaded else { return false }
+        guard let snapshot else { return true }
+        for attribute in entity.attributes
+        where attribute.column != nil && attributeValues[attribute.index] != snapshot.attributes[attribute.index] {
+            return true
+        }
+        for relationship in entity.relationships where relationship.isStored {
+            if relationship.isToMany {
+                if toManyValues[relationship.slotIndex]?.isChanged == true { return true }
+            } else if toOneValues[relationship.slotIndex] !== snapshot.toOne[relationship.slotIndex] {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The stored properties whose values changed since the object was last read or saved, with their
+    /// new values (as ``value(forKey:)`` returns them). An inserted object reports every property that
+    /// holds a value.
+    public func changedValues() -> [String: Any?] {
+        guard isLoaded else { return [:] }
+        var changes: [String: Any?] = [:]
+        for attribute in entity.attributes where attribute.column != nil {
+            let value = attributeValues[attribute.index]
+            let committed = snapshot?.attributes[attribute.index] ?? .null
+            if snapshot == nil ? !value.isNull : value != committed {
+                changes[attribute.name] = ValueConversion.swiftValue(value, type: attribute.description.type)
+            }
+        }
+        for relationship in entity.relationships where relationship.isStored {
+            if relationship.isToMany {
+                guard let storage = toManyValues[relationship.slotIndex], storage.isChanged else { continue }
+                changes[relationship.name] = relationshipValue(storage, ordered: relationship.isOrdered)
+            } else {
+                let value = toOneValues[relationship.slotIndex]
+                if value !== snapshot?.toOne[relationship.slotIndex] { changes[relationship.name] = value }
+            }
+        }
+        return changes
+    }
+
+    /// The values of the stored attributes and to-one relationships as last read from or written to
+    /// the store (empty for an object never saved, or a fault). To-many relationships are listed with the
+    /// members they had when loaded.
+    public var committedValues: [String: Any?] {
+        guard isLoaded, let snapshot else { return [:] }
+        var values: [String: Any?] = [:]
+        for attribute in entity.attributes where attribute.column != nil {
+            values[attribute.name] = ValueConversion.swiftValue(
+                snapshot.attributes[attribute.index], type: attribute.description.type)
+        }
+        for relationship in entity.relationships where relationship.isStored {
+            if relationship.isToMany {
+                guard let storage = toManyValues[relationship.slotIndex] else { continue }
+                values[relationship.name] = relationshipValue(
+                    ToManyStorage(objects: storage.committed ?? [], isOrdered: false), ordered: relationship.isOrdered)
+            } else {
+                values[relationship.name] = snapshot.toOne[relationship.slotIndex]
+            }
+        }
+        return values
+    }
+
+    func relationshipValue(_ storage: ToManyStorage, ordered: Bool) -> Any {
+        ordered ? storage.objects : Set(storage.objects)
+    }
+
+    // MARK: Life-cycle hooks (for subclasses)
+
+    /// Called once when the object is inserted, after the model's default values are set: set other
+    /// initial values here.
+    open func awakeFromInsert() {}
+
+    /// Called when the object's values were loaded from the store (its fault fulfilled).
+    open func awakeFromFetch() {}
+
+    /// Called at the start of ``ManagedObjectContext/save()`` on every inserted, updated or deleted
+    /// object; changes made here are saved too.
+    open func willSave() {}
+
+    /// Called after a save wrote the object (inserted, updated or deleted).
+    open func didSave() {}
+
+    // MARK: Loading
+
+    /// Makes sure the object's values are loaded (fires the fault).
+    func willAccess() throws(ManagedObjectError) {
+        guard !isLoaded else { return }
+        guard let context = managedObjectContext else { throw .noContext(entity: entity.name) }
+        try context.fulfillFault(self)
+    }
+
+    /// Fills the slots with an empty, unsaved state (for a new object).
+    func loadEmpty() {
+        attributeValues = Array(repeating: .null, count: entity.attributes.count)
+        toOneValues = Array(repeating: nil, count: entity.toOneCount)
+        toManyValues = Array(repeating: nil, count: entity.toManyCount)
+        for relationship in entity.relationships where relationship.isToMany {
+            var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+            storage.committed = nil
+            toManyValues[relationship.slotIndex] = storage
+        }
+        isLoaded = true
+    }
+
+    /// Drops the loaded values: the object becomes a fault again.
+    func turnIntoFault() {
+        isLoaded = false
+        attributeValues = []
+        toOneValues = []
+        toManyValues = []
+        snapshot = nil
+    }
+
+    // MARK: Hashable (identity)
+
+    /// Whether the two are the same (identity for objects; the same row or temporary ID for IDs).
+    public static func == (left: ManagedObject, right: ManagedObject) -> Bool { left === right }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The entity, the URI and whether the object is a fault.
+    open var description: String {
+        "<\(entity.name) \(objectID.uriString)\(isFault ? " (fault)" : "")>"
+    }
+}
+
+/// An object's values as the store last held them, and the row version (`Z_OPT`) they came from.
+struct Snapshot {
+    var attributes: [StoredValue]
+    var toOne: [ManagedObject?]
+    var version: Int64
+}
+
+/// The members of a to-many relationship, in order, with the members it had when last loaded or saved.
+///
+/// Membership tests are O(1); removal is O(1) for unordered relationships (the last member takes the
+/// removed one's place) and O(n) for ordered ones.
+struct ToManyStorage {
+    private(set) var objects: [ManagedObject]
+    /// Each member's position in `objects`.
+    private var positions: [ObjectIdentifier: Int]
+    /// The members last loaded or saved; `nil` for a relationship of an object never saved (empty).
+    var committed: [ManagedObject]?
+    let isOrdered: Bool
+
+    init(objects: [ManagedObject], isOrdered: Bool) {
+        self.isOrdered = isOrdered
+        var unique: [ManagedObject] = []
+        var positions: [ObjectIdentifier: Int] = [:]
+        for object in objects where positions[ObjectIdentifier(object)] == nil {
+            positions[ObjectIdentifier(object)] = unique.count
+            unique.append(object)
+        }
+        self.objects = unique
+        self.positions = positions
+        committed = unique
+    }
+
+    var count: Int { objects.count }
+
+    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
+
+    mutating func append(_ object: ManagedObject) {
+        guard positions[ObjectIdentifier(object)] == nil else { return }
+        positions[ObjectIdentifier(object)] = objects.count
+        objects.append(object)
+    }
+
+    mutating func insert(_ object: ManagedObject, at index: Int) {
+        guard positions[ObjectIdentifier(object)] == nil else { return }
+        let position = min(max(index, 0), objects.count)
+        objects.insert(object, at: position)
+        reindex(from: position)
+    }
+
+    mutating func remove(_ object: ManagedObject) {
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return }
+        if isOrdered {
+            objects.remove(at: position)
+            reindex(from: position)
+        } else {
+            let last = objects.removeLast()
+            if position < objects.count {
+                objects[position] = last
+                positions[ObjectIdentifier(last)] = position
+            }
+        }
+    }
+
+    /// Replaces the order of the members (same members, new order).
+    mutating func reorder(_ ordered: [ManagedObject]) {
+        objects = ordered
+        reindex(from: 0)
+    }
+
+    private mutating func reindex(from start: Int) {
+        for position in start..<objects.count { positions[ObjectIdentifier(objects[position])] = position }
+    }
+
+    /// Whether the members (or, for an ordered relationship, their order) differ from the committed ones.
+    var isChanged: Bool {
+        guard let committed else { return !objects.isEmpty }
+        guard committed.count == objects.count else { return true }
+        if isOrdered { return zip(committed, objects).contains { $0 !== $1 } }
+        return committed.contains { positions[ObjectIdentifier($0)] == nil }
+    }
+}

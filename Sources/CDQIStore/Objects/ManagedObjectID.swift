@@ -1,0 +1,79 @@
+import CDQIPredicate
+import Foundation
+
+/// The identity of a managed object: its entity, its store and its primary key (`Z_PK`), or a
+/// temporary identifier until its first save.
+///
+/// A cheap value to copy (a shared per-entity reference, the store identifier and the key), usable
+/// across threads and contexts: pass IDs between contexts, not objects. The URI form is Core Data's:
+/// `x-coredata://STORE-UUID/Employee/p12` for saved objects and `x-coredata:///Employee/tUUID` for
+/// unsaved ones. Two IDs are equal when they name the same row of the same store (or are the same
+/// temporary ID).
+public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityLayout
+    /// The store's UUID (empty for a temporary ID).
+    public let storeIdentifier: String
+    /// The primary key or temporary identifier.
+    public let identity: ObjectReference.Identity
+
+    init(entity: EntityLayout, storeIdentifier: String, primaryKey: Int64) {
+        self.entity = entity
+        self.storeIdentifier = storeIdentifier
+        self.identity = .primaryKey(primaryKey)
+    }
+
+    init(entity: EntityLayout, storeIdentifier: String, identity: ObjectReference.Identity) {
+        self.entity = entity
+        self.storeIdentifier = storeIdentifier
+        self.identity = identity
+    }
+
+    init(temporaryFor entity: EntityLayout) {
+        self.entity = entity
+        self.storeIdentifier = ""
+        self.identity = .temporary(UUID())
+    }
+
+    /// `true` until the object is saved.
+    public var isTemporaryID: Bool {
+        if case .temporary = identity { return true }
+        return false
+    }
+
+    /// The primary key (`Z_PK`), or `nil` for a temporary ID.
+    public var primaryKey: Int64? {
+        if case .primaryKey(let key) = identity { return key }
+        return nil
+    }
+
+    /// The entity's name.
+    public var entityName: String { entity.name }
+
+    /// The store-independent reference the predicate layer uses (same URI form).
+    public var reference: ObjectReference {
+        ObjectReference(entityName: entity.name, storeIdentifier: storeIdentifier, identity: identity)
+    }
+
+    /// Core Data's URI form.
+    public var uriString: String { reference.uriString }
+
+    /// Core Data's URI form as a URL.
+    public var uriRepresentation: URL? { URL(string: uriString) }
+
+    /// A sentence describing the value.
+    public var description: String { uriString }
+
+    /// Whether the two are the same (identity for objects; the same row or temporary ID for IDs).
+    public static func == (left: ManagedObjectID, right: ManagedObjectID) -> Bool {
+        // Z_PK is unique per hierarchy table, so the root entity (not the concrete one) identifies a row.
+        left.identity == right.identity && left.storeIdentifier == right.storeIdentifier
+            && left.entity.rootName == right.entity.rootName
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(entity.rootName)
+    }
+}
