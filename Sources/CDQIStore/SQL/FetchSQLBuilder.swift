@@ -37,8 +37,9 @@ struct FetchSQLBuilder {
             conditions.append(try compiler.compile(predicate, in: root))
         }
 
+        let hasWindow = request.fetchLimit > 0 || request.fetchOffset > 0
         var orderTerms: [SQLFragment] = []
-        if shape == .objectIDs {
+        if shape == .objectIDs || hasWindow {
             for descriptor in request.sortDescriptors {
                 let expression = ExpressionNode.keyPath(descriptor.keyPath)
                 let operand = try compiler.operand(expression, in: root)
@@ -49,7 +50,8 @@ struct FetchSQLBuilder {
             orderTerms.append(SQLFragment("t0.Z_PK"))
         }
 
-        let select = shape == .count ? "SELECT COUNT(*)" : "SELECT t0.Z_ENT, t0.Z_PK"
+        // A windowed count counts the rows of the window, as the fetch would return them.
+        let select = shape == .count && !hasWindow ? "SELECT COUNT(*)" : "SELECT t0.Z_ENT, t0.Z_PK"
         var statement = SQLFragment("\(select) FROM \(root.mapping.tableName) t0\(root.joinClause)")
         if !conditions.isEmpty {
             statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))
@@ -57,8 +59,9 @@ struct FetchSQLBuilder {
         if !orderTerms.isEmpty {
             statement = SQLFragment.template("% ORDER BY %", statement, .joined(orderTerms, separator: ", "))
         }
-        if shape == .objectIDs, request.fetchLimit > 0 || request.fetchOffset > 0 {
+        if hasWindow {
             statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
+            if shape == .count { statement = SQLFragment.template("SELECT COUNT(*) FROM (%)", statement) }
         }
         return statement
     }

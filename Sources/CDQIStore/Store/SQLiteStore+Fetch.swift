@@ -18,7 +18,7 @@ extension SQLiteStore {
         return references
     }
 
-    /// The number of objects matching a request (its limit and offset ignored, as Core Data's count does).
+    /// The number of objects matching a request: as many as the fetch would return, its window included.
     public func count(_ request: FetchRequest) throws -> Int {
         let statement = try prepare(request, shape: .count)
         defer { statement.reset() }
@@ -45,7 +45,7 @@ extension SQLiteStore {
         let key = CompiledFetchCache.Key(
             entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
             hasWindow: request.fetchLimit > 0 || request.fetchOffset > 0,
-            sortDescriptors: shape == .count ? [] : request.sortDescriptors, predicate: predicate,
+            sortDescriptors: request.sortDescriptors, predicate: predicate,
             classes: parameterizer.classes)
         if parameterizer.isCacheable, let entry = fetchCache[key] {
             return (entry, parameterizer.constants)
