@@ -53,7 +53,9 @@ let package = Package(
 
         .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
         .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),
-        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"]),
+        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate", "cdqi-crash-writer"]),
+        // A child process the store tests kill in the middle of saves.
+        .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),

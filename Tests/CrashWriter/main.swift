@@ -1,0 +1,39 @@
+// A child process for the crash test: saves batches of Employee objects to a store, one save per
+// batch, and writes "ACK <batch>" to standard output (unbuffered) only after a save has returned.
+// The test kills it with SIGKILL at a random moment and checks the store.
+import CDQIModel
+import CDQIStore
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let first = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: cdqi-crash-writer MODEL STORE FIRST-BATCH\n".utf8))
+    exit(64)
+}
+do {
+    let model = try ModelLoader().load(url: URL(fileURLWithPath: arguments[1])).model
+    let coordinator = try PersistentStoreCoordinator(model: model, url: URL(fileURLWithPath: arguments[2]))
+    let context = ManagedObjectContext(coordinator: coordinator)
+    let batchSize = 25
+    var batch = first
+    while true {
+        let department = try context.insertNewObject(forEntityName: "Department")
+        try department.setValue("batch \(batch)", forKey: "name")
+        for index in 0..<batchSize {
+            let employee = try context.insertNewObject(forEntityName: "Employee")
+            try employee.setValue("e\(index)", forKey: "firstName")
+            try employee.setValue("batch \(batch)", forKey: "lastName")
+            try employee.setValue(Int32(batch), forKey: "salary")
+            try employee.setValue(String(repeating: "x", count: (batch * 37 + index) % 3000), forKey: "nickName")
+            try employee.setValue(department, forKey: "department")
+        }
+        try context.save()
+        context.reset()
+        let line = Array("ACK \(batch)\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        batch += 1
+    }
+} catch {
+    FileHandle.standardError.write(Data("cdqi-crash-writer: \(error)\n".utf8))
+    exit(1)
+}
