@@ -15,7 +15,31 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError``/``StoreError``
     ///   from the store, ``PredicateEvaluationError`` when a changed object cannot be evaluated.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        try fetchObjectIDs(request).map { object(with: $0) }
+        guard pendingObjects(for: request).isEmpty, let layout = coordinator.layout.entity(named: request.entityName) else {
+            return try fetchObjectIDs(request).map { object(with: $0) }
+        }
+        // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.
+        let schema = coordinator.layout
+        var rows: [(key: Int64, row: StoredRow)] = []
+        try coordinator.withStore { store in
+            try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
+                guard let rowLayout = schema.entity(number: Int(statement.int64(0))) else { return }
+                let row = StoredRow.decode(rowLayout, from: statement, positions: layout.tableColumnPositions, schema: schema)
+                rows.append((statement.int64(1), row))
+            }
+        }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        for (key, row) in rows {
+            guard let id = objectID(entityNumber: row.entityNumber, key: key) else { continue }
+            let object = self.object(with: id)
+            if !object.isLoaded && object.entity.number == row.entityNumber {
+                apply(row, to: object)
+                object.awakeFromFetch()
+            }
+            objects.append(object)
+        }
+        return objects
     }
 
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.

@@ -14,6 +14,9 @@ struct FetchSQLBuilder {
         case objectIDs
         /// One row: the number of matches.
         case count
+        /// `Z_ENT, Z_PK, …` followed by the given columns of the fetched table (`t0`), in order: whole
+        /// rows, to fill objects in the same query.
+        case rows(columns: String)
     }
 
     /// Builds the statement. A predicate rewritten by ``PredicateParameterizer`` comes with the constants
@@ -39,7 +42,7 @@ struct FetchSQLBuilder {
 
         let hasWindow = request.fetchLimit > 0 || request.fetchOffset > 0
         var orderTerms: [SQLFragment] = []
-        if shape == .objectIDs || hasWindow {
+        if shape != .count || hasWindow {
             for descriptor in request.sortDescriptors {
                 let expression = ExpressionNode.keyPath(descriptor.keyPath)
                 let operand = try compiler.operand(expression, in: root)
@@ -51,7 +54,12 @@ struct FetchSQLBuilder {
         }
 
         // A windowed count counts the rows of the window, as the fetch would return them.
-        let select = shape == .count && !hasWindow ? "SELECT COUNT(*)" : "SELECT t0.Z_ENT, t0.Z_PK"
+        let select: String
+        switch shape {
+        case .count where !hasWindow: select = "SELECT COUNT(*)"
+        case .rows(let columns): select = "SELECT \(columns)"
+        default: select = "SELECT t0.Z_ENT, t0.Z_PK"
+        }
         var statement = SQLFragment("\(select) FROM \(root.mapping.tableName) t0\(root.joinClause)")
         if !conditions.isEmpty {
             statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))

@@ -18,6 +18,14 @@ extension SQLiteStore {
         return references
     }
 
+    /// Runs a request selecting whole rows (`columns` of the fetched table, aliased `t0`, starting with
+    /// `t0.Z_ENT, t0.Z_PK`) and hands each result row to `body`.
+    func forEachRow(_ request: FetchRequest, columns: String, _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try prepare(request, shape: .rows(columns: columns))
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
+    }
+
     /// The number of objects matching a request: as many as the fetch would return, its window included.
     public func count(_ request: FetchRequest) throws -> Int {
         let statement = try prepare(request, shape: .count)
