@@ -51,9 +51,11 @@ let package = Package(
         // Runs cdqi over a target's .xcdatamodeld bundles at build time.
         .plugin(name: "CDQIPlugin", capability: .buildTool(), dependencies: ["cdqi"]),
 
-        .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel"]),
-        .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate"]),
-        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate", "cdqi-crash-writer"]),
+        // Helpers shared by the test targets.
+        .target(name: "CDQITestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel", "CDQITestSupport"]),
+        .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate", "CDQITestSupport"]),
+        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer"]),
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),

@@ -1,6 +1,7 @@
 @testable import CDQIModel
 import Foundation
 import Testing
+import CDQITestSupport
 
 /// Xcode 3 model archives written by the test (no corpus needed): each setting lands in the model,
 /// and archives that are not models, or models Core Data would refuse, give clear errors.
@@ -243,7 +244,7 @@ struct LegacyModelDecoderTests {
     func damagedArchives() throws {
         let archive = Builder.archive(Self.company)
         #expect((try? LegacyModelDecoder.decode(archive, file: "x")) != nil)
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var failures = 0
         for round in 0..<300 {
             var bytes = archive
@@ -263,18 +264,5 @@ struct LegacyModelDecoderTests {
         }
         // Every truncation fails; most byte flips do too (some land in unused bytes).
         #expect(failures >= 100)
-    }
-}
-
-/// A small deterministic random number generator, so that the damage is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import CDQIPredicate
+import CDQITestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CDQIPredicate
+import CDQITestSupport
 import Foundation
 
 /// Generates random predicate ASTs (seeded) covering every node kind, for the round-trip property test.

@@ -1,4 +1,5 @@
 @testable import CDQIStore
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -6,18 +7,6 @@ import Testing
 /// the expected graph (an independent oracle), in memory and in the file after reopening.
 @Suite("Context randomized operations")
 struct ContextRandomizedTests {
-    /// A small deterministic generator (SplitMix64), so failures replay.
-    private struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     /// The expected graph: departments by name; employees by first name with salary and department.
     private struct Graph: Equatable {
         struct Employee: Equatable {
@@ -33,34 +22,34 @@ struct ContextRandomizedTests {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
         defer { cleanUp() }
         let context = ManagedObjectContext(coordinator: coordinator)
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var current = Graph(), committed = Graph()
         var objects: [String: ManagedObject] = [:], committedObjects: [String: ManagedObject] = [:]
         var counter = 0
 
         func pick(_ names: some Collection<String>) -> String? {
-            names.isEmpty ? nil : names.sorted()[random.next(names.count)]
+            names.isEmpty ? nil : names.sorted()[random.below(names.count)]
         }
         for _ in 0..<250 {
             counter += 1
-            switch random.next(20) {
+            switch random.below(20) {
             case 0...2:
                 let name = "D\(counter)"
                 objects[name] = try ContextTestSupport.insert(context, "Department", ["name": name])
                 current.departments.insert(name)
             case 3...6:
-                let name = "E\(counter)", salary = random.next(1000)
-                let department = random.next(4) == 0 ? nil : pick(current.departments)
+                let name = "E\(counter)", salary = random.below(1000)
+                let department = random.below(4) == 0 ? nil : pick(current.departments)
                 objects[name] = try ContextTestSupport.insert(context, "Employee", [
                     "firstName": name, "lastName": "L", "salary": salary, "department": department.flatMap { objects[$0] },
                 ])
                 current.employees[name] = Graph.Employee(salary: salary, department: department)
             case 7...9:
                 guard let employee = pick(current.employees.keys), let object = objects[employee] else { continue }
-                let department = random.next(4) == 0 ? nil : pick(current.departments)
-                if let department, random.next(2) == 0, let target = objects[department] {
+                let department = random.below(4) == 0 ? nil : pick(current.departments)
+                if let department, random.below(2) == 0, let target = objects[department] {
                     try target.addObject(object, toKey: "employees")
-                } else if department == nil, random.next(2) == 0,
+                } else if department == nil, random.below(2) == 0,
                     let old = current.employees[employee]?.department, let source = objects[old]
                 {
                     try source.removeObject(object, fromKey: "employees")
@@ -70,7 +59,7 @@ struct ContextRandomizedTests {
                 current.employees[employee]?.department = department
             case 10...11:
                 guard let employee = pick(current.employees.keys), let object = objects[employee] else { continue }
-                let salary = random.next(1000)
+                let salary = random.below(1000)
                 try object.setValue(salary, forKey: "salary")
                 current.employees[employee]?.salary = salary
             case 12:
@@ -134,16 +123,16 @@ struct ContextRandomizedTests {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Developers")
         defer { cleanUp() }
         let context = ManagedObjectContext(coordinator: coordinator)
-        var random = Generator(state: seed &* 7919)
+        var random = SeededGenerator(seed: seed &* 7919)
         struct Pair: Hashable { var developer: String, language: String }
         var pairs: Set<Pair> = [], committedPairs: Set<Pair> = []
         var objects: [String: ManagedObject] = [:], committedObjects: [String: ManagedObject] = [:]
         func pick(_ prefix: String) -> String? {
             let names = objects.keys.filter { $0.hasPrefix(prefix) }.sorted()
-            return names.isEmpty ? nil : names[random.next(names.count)]
+            return names.isEmpty ? nil : names[random.below(names.count)]
         }
         for step in 0..<200 {
-            switch random.next(12) {
+            switch random.below(12) {
             case 0:
                 objects["dev\(step)"] = try ContextTestSupport.insert(context, "Developer", ["firstName": "dev\(step)", "lastName": "x"])
             case 1:
@@ -152,17 +141,17 @@ struct ContextRandomizedTests {
                 guard let developer = pick("dev"), let language = pick("lang"),
                     let d = objects[developer], let l = objects[language]
                 else { continue }
-                if random.next(2) == 0 { try d.addObject(l, toKey: "languages") } else { try l.addObject(d, toKey: "developers") }
+                if random.below(2) == 0 { try d.addObject(l, toKey: "languages") } else { try l.addObject(d, toKey: "developers") }
                 pairs.insert(Pair(developer: developer, language: language))
             case 6...7:
                 guard let pair = pairs.sorted(by: { ($0.developer, $0.language) < ($1.developer, $1.language) })
-                    .dropFirst(random.next(max(pairs.count, 1))).first,
+                    .dropFirst(random.below(max(pairs.count, 1))).first,
                     let d = objects[pair.developer], let l = objects[pair.language]
                 else { continue }
-                if random.next(2) == 0 { try d.removeObject(l, fromKey: "languages") } else { try l.removeObject(d, fromKey: "developers") }
+                if random.below(2) == 0 { try d.removeObject(l, fromKey: "languages") } else { try l.removeObject(d, fromKey: "developers") }
                 pairs.remove(pair)
             case 8:
-                guard let name = pick(random.next(2) == 0 ? "dev" : "lang"), let object = objects[name] else { continue }
+                guard let name = pick(random.below(2) == 0 ? "dev" : "lang"), let object = objects[name] else { continue }
                 try context.delete(object)   // Nullify on both sides
                 objects[name] = nil
                 pairs = pairs.filter { $0.developer != name && $0.language != name }
@@ -203,16 +192,16 @@ struct ContextRandomizedTests {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Library")
         defer { cleanUp() }
         let context = ManagedObjectContext(coordinator: coordinator)
-        var random = Generator(state: seed &* 104_729)
+        var random = SeededGenerator(seed: seed &* 104_729)
         var shelves: [String: [String]] = [:], committedShelves: [String: [String]] = [:]
         var loose: Set<String> = [], committedLoose: Set<String> = []
         var objects: [String: ManagedObject] = [:], committedObjects: [String: ManagedObject] = [:]
         func pick(_ names: some Collection<String>) -> String? {
-            names.isEmpty ? nil : names.sorted()[random.next(names.count)]
+            names.isEmpty ? nil : names.sorted()[random.below(names.count)]
         }
         func shelf(of book: String) -> String? { shelves.first { $0.value.contains(book) }?.key }
         for step in 0..<200 {
-            switch random.next(12) {
+            switch random.below(12) {
             case 0:
                 objects["S\(step)"] = try ContextTestSupport.insert(context, "Shelf", ["name": "S\(step)"])
                 shelves["S\(step)"] = []
@@ -227,13 +216,13 @@ struct ContextRandomizedTests {
                     let bookObject = objects[book], let shelfObject = objects[target]
                 else { continue }
                 let old = shelf(of: book)
-                let viaInverse = random.next(2) == 1
+                let viaInverse = random.below(2) == 1
                 // Setting the to-one to the shelf it is already on changes nothing (it keeps its place).
                 if viaInverse && old == target { continue }
                 if let old { shelves[old]?.removeAll { $0 == book } }
                 loose.remove(book)
                 if !viaInverse {
-                    let index = random.next((shelves[target]?.count ?? 0) + 1)
+                    let index = random.below((shelves[target]?.count ?? 0) + 1)
                     try shelfObject.insertObject(bookObject, at: index, forKey: "items")
                     shelves[target]?.insert(book, at: index)
                 } else {

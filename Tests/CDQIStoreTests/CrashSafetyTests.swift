@@ -1,5 +1,6 @@
 import CDQIModel
 import CDQIStore
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -31,7 +32,7 @@ struct CrashSafetyTests {
         defer { cleanUp() }
         let store = folder.appendingPathComponent("Crash.sqlite")
         let model = StoreTestSupport.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld")
-        var random = SplitMix(seed: 42)
+        var random = SeededGenerator(seed: 42)
         var acknowledged = 0, trials = 0, nextBatch = 1
         for trial in 0..<12 {
             let output = folder.appendingPathComponent("acks-\(trial)")

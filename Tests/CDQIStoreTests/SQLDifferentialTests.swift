@@ -1,6 +1,7 @@
 import CDQIModel
 import CDQIPredicate
 import CDQIStore
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -44,7 +45,7 @@ struct SQLDifferentialTests {
     static let names = ["Alice", "alice", "ÁLICE", "Álice", "Bob", "bobby", "Café", "CAFE", "cafe", "Zoë", "zoe", "", "a*b", "O'Brien", "x%y_z"]
 
     private func makeCompany(seed: UInt64) throws -> CompanyGraph {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
         let uuid = store.metadata.uuid
         func maybe<T>(_ value: T, nilOneIn chance: Int) -> T? { random.below(chance) == 0 ? nil : value }
@@ -91,7 +92,7 @@ struct SQLDifferentialTests {
 
     /// Random predicates over Employee or Department, as format strings with arguments.
     struct PredicateGenerator {
-        var random: SplitMix
+        var random: SeededGenerator
         let departmentReferences: [ObjectReference]
 
         mutating func string() -> Any? {
@@ -253,7 +254,7 @@ struct SQLDifferentialTests {
     func differential(seed: UInt64) throws {
         let graph = try makeCompany(seed: seed)
         var generator = PredicateGenerator(
-            random: SplitMix(seed: seed &* 7919), departmentReferences: graph.departments.map(\.reference)
+            random: SeededGenerator(seed: seed &* 7919), departmentReferences: graph.departments.map(\.reference)
                 + [ObjectReference(entityName: "Department", storeIdentifier: "elsewhere", identity: .primaryKey(1))])
         let employees = try run(
             entity: "Employee", rows: graph.employees, store: graph.store, count: 700,
@@ -278,7 +279,7 @@ extension SQLDifferentialTests {
     }
 
     private func makeDevelopers(seed: UInt64) throws -> DevelopersGraph {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Developers"), url: nil)
         let uuid = store.metadata.uuid
         func row(_ entity: String, _ pk: Int) -> Row {
@@ -346,7 +347,7 @@ extension SQLDifferentialTests {
     @Test("many-to-many and one-to-many paths give the same objects in SQL and in memory", arguments: [11, 12] as [UInt64])
     func differentialManyToMany(seed: UInt64) throws {
         let graph = try makeDevelopers(seed: seed)
-        var generator = PredicateGenerator(random: SplitMix(seed: seed &* 104_729), departmentReferences: [])
+        var generator = PredicateGenerator(random: SeededGenerator(seed: seed &* 104_729), departmentReferences: [])
         let developerRefs = graph.developers.map(\.reference)
         let languageRefs = graph.languages.map(\.reference)
         func developer(_ g: inout PredicateGenerator) -> (String, [Any?]) {
@@ -394,18 +395,4 @@ extension SQLDifferentialTests {
         #expect(problems.isEmpty)
         #expect(total.refused > 0)  // `ANY projects.members.firstName` has two to-many steps: both refuse it
     }
-}
-
-/// SplitMix64: a small deterministic generator, so a failure reproduces from its seed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
