@@ -145,4 +145,13 @@ struct SQLiteConnectionTests {
             _ = try connection.prepare("SELECT * FROM sqlite_master").step()
         }
     }
+
+    @Test("a statement kept after its connection is gone still runs safely")
+    func statementOutlivesConnection() throws {
+        var connection: SQLiteConnection? = try SQLiteConnection(path: ":memory:")
+        let statement = try connection?.prepare("SELECT 41 + 1")
+        connection = nil
+        #expect(try statement?.step() == true)
+        #expect(statement?.int64(0) == 42)
+    }
 }

@@ -42,13 +42,17 @@ enum XMLReader {
         guard bytes.count <= Int(Int32.max) else {
             throw .fileTooLarge(path: path, size: bytes.count, limit: Int(Int32.max))
         }
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
-                    xmlCtxtReadMemory(context, chars, Int32(buffer.count), path, nil, options)
+        // The recorder must outlive the parse: libxml2 holds only an unretained pointer to it.
+        let document = withExtendedLifetime(firstError) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                        xmlCtxtReadMemory(context, chars, Int32(buffer.count), path, nil, options)
+                    }
                 }
             }
         }
+        context.pointee._private = nil
         guard let document else {
             if let first = firstError.error {
                 throw .invalid([ModelDiagnostic(

@@ -101,7 +101,7 @@ public final class SQLiteConnection {
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(connection: handle, code: code, sql: sql)
         }
-        return SQLiteStatement(handle: statement, sql: sql, connection: self)
+        return SQLiteStatement(handle: statement, sql: sql)
     }
 
     /// The number of statements in the cache.

@@ -14,12 +14,12 @@ public final class SQLiteStatement {
     let handle: OpaquePointer
     /// The statement's SQL.
     public let sql: String
-    private unowned let connection: SQLiteConnection
 
-    init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
+    /// A statement keeps no reference to its connection: the connection caches its statements, and a
+    /// statement outliving its connection stays safe, since `sqlite3_close_v2` waits for it to be finalized.
+    init(handle: OpaquePointer, sql: String) {
         self.handle = handle
         self.sql = sql
-        self.connection = connection
     }
 
     deinit {
@@ -93,7 +93,7 @@ public final class SQLiteStatement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = SQLiteError(connection: connection.handle, code: code, sql: sql)
+            let error = SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql)
             sqlite3_reset(handle)
             throw error
         }
@@ -143,6 +143,6 @@ public final class SQLiteStatement {
     }
 
     private func check(_ code: Int32) throws(SQLiteError) {
-        if code != SQLITE_OK { throw SQLiteError(connection: connection.handle, code: code, sql: sql) }
+        if code != SQLITE_OK { throw SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql) }
     }
 }
