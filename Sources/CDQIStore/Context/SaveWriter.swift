@@ -9,6 +9,8 @@ struct SaveWriter {
     let plan: SavePlan
     var validation: SaveValidation
     var result = SaveResult()
+    /// Prepared INSERTs by entity layout, for this save.
+    private var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
 
     init(
         context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
@@ -82,14 +84,50 @@ struct SaveWriter {
     private mutating func insertRow(of object: ManagedObject) throws {
         let layout = object.entity
         guard let key = key(of: object) else { return }
+        // One statement per entity for the whole save: every stored column, in layout order (an order
+        // key starts NULL; writeOrderKeys sets it).
+        let statement = try insertStatement(for: layout)
+        try statement.bind(key, at: 1)
+        try statement.bind(Int64(layout.number), at: 2)
+        try statement.bind(Int64(1), at: 3)
+        var position = 4
+        for attribute in layout.attributes where attribute.column != nil {
+            try statement.bind(object.attributeValues[attribute.index], at: position)
+            position += 1
+        }
+        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
+            let target = reference(to: object.toOneValues[relationship.slotIndex])
+            try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
+            position += 1
+            if relationship.columns.entity != nil {
+                try statement.bind(target.map { .integer(Int64($0.entityNumber)) } ?? .null, at: position)
+                position += 1
+            }
+            if relationship.columns.order != nil {
+                try statement.bindNull(position)
+                position += 1
+            }
+        }
+        try statement.run()
+        result.versions[ObjectIdentifier(object)] = 1
+    }
+
+    /// The INSERT of an entity's rows, prepared once per save.
+    private mutating func insertStatement(for layout: EntityLayout) throws -> SQLiteStatement {
+        if let statement = insertStatements[ObjectIdentifier(layout)] { return statement }
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [StoredValue] = [.integer(key), .integer(Int64(layout.number)), .integer(1)]
-        let row = currentValues(of: object)
-        appendColumns(of: layout, row: row, changedFrom: nil, columns: &columns, values: &values)
+        for attribute in layout.attributes { if let column = attribute.column { columns.append(column) } }
+        for relationship in layout.relationships where !relationship.isToMany {
+            guard let column = relationship.columns.value else { continue }
+            columns.append(column)
+            if let entityColumn = relationship.columns.entity { columns.append(entityColumn) }
+            if let order = relationship.columns.order { columns.append(order) }
+        }
         let sql = "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        try run(sql, values)
-        result.versions[ObjectIdentifier(object)] = 1
+        let statement = try connection.prepare(sql)
+        insertStatements[ObjectIdentifier(layout)] = statement
+        return statement
     }
 
     /// Appends the stored columns whose values differ from `base` (all of them when `base` is nil).
