@@ -76,7 +76,15 @@ struct ContextFetchTests {
             FetchSortDescriptor(keyPath: "lastName", comparison: .caseInsensitiveCompare), FetchSortDescriptor(keyPath: "firstName"),
         ])
         #expect(try firstNames(try context.fetch(byLastName)) == ["Flo", "Ed", "Bob", "Ann", "Di"])
+        // Extreme windows clamp, with unsaved changes and without.
+        var extreme = try request()
+        extreme.fetchOffset = -3
+        extreme.fetchLimit = Int.max
+        #expect(try context.fetch(extreme).count == 5)  // Ann, Bob, Di, Ed and the new Flo; Cy is deleted
         context.rollback()
         #expect(try context.count(for: try request()) == 5)
+        #expect(try context.fetch(extreme).count == 5)
+        extreme.fetchOffset = Int.max
+        #expect(try context.fetch(extreme).isEmpty)
     }
 }

@@ -63,8 +63,10 @@ extension ManagedObjectContext {
         }
         let order = InMemoryOrder(descriptors: request.sortDescriptors)
         matches = try order.sorted(matches)
-        let start = min(request.fetchOffset, matches.count)
-        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, matches.count) : matches.count
+        // Out-of-range windows clamp (a negative offset is none, as in SQL), never trap.
+        let start = min(max(request.fetchOffset, 0), matches.count)
+        let end = request.fetchLimit > 0 && request.fetchLimit < matches.count - start
+            ? start + request.fetchLimit : matches.count
         return matches[start..<end].map(\.objectID)
     }
 
