@@ -56,6 +56,7 @@ public final class SQLiteStatement {
 
     /// Binds text (copied; embedded NUL characters are kept).
     public func bind(_ value: String, at index: Int) throws(SQLiteError) {
+        try checkSize(value.utf8.count)
         var text = value
         let code = text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -69,6 +70,7 @@ public final class SQLiteStatement {
 
     /// Binds a blob (copied). Empty data is bound as a zero-length blob, not NULL.
     public func bind(_ value: Data, at index: Int) throws(SQLiteError) {
+        try checkSize(value.count)
         let code = value.withUnsafeBytes { buffer in
             buffer.baseAddress == nil
                 ? sqlite3_bind_zeroblob(handle, Int32(index), 0)
@@ -140,6 +142,13 @@ public final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
         guard count > 0, let blob = sqlite3_column_blob(handle, Int32(index)) else { return Data() }
         return Data(bytes: blob, count: count)
+    }
+
+    /// SQLite's length arguments are 32-bit: a larger value is refused, not truncated.
+    private func checkSize(_ count: Int) throws(SQLiteError) {
+        if count > Int(Int32.max) {
+            throw SQLiteError(code: SQLITE_TOOBIG, message: "a value of \(count) bytes is too large for SQLite", sql: sql)
+        }
     }
 
     private func check(_ code: Int32) throws(SQLiteError) {
