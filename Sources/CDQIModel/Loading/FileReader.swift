@@ -20,7 +20,7 @@ enum FileReader {
         // Read at most one byte past the limit, in case the file grew after it was measured.
         let data: Data?
         do {
-            data = try handle.read(upToCount: limit + 1)
+            data = try handle.read(upToCount: limit == Int.max ? limit : limit + 1)
         } catch {
             throw .unreadable(path: path, reason: "\(error.localizedDescription)")
         }
