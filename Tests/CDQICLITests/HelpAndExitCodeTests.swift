@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "Truncated", "UnknownType", "BadInverse", "DuplicateInherited", "ManyProblems", "NotXML", "Legacy",
+        "Truncated", "UnknownType", "MissingEntity", "BadInverse", "DuplicateInherited", "ManyProblems", "NotXML", "Legacy",
         "BillionLaughs", "ExternalEntity", "MissingVersion", "Empty",
     ])
     func malformedModelsGiveErrorsAndStatus1NeverACrash(name: String) throws {
@@ -81,5 +81,20 @@ import Testing
         #expect(output.status == 1)
         #expect(output.standardError.contains(": error: "))
         #expect(output.standardOutput.isEmpty)
+    }
+
+    @Test func aHundredMegabyteModelIsRefusedWithStatus1() throws {
+        let folder = try TemporaryFolder()
+        let version = folder.url.appendingPathComponent("Huge.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        let contents = version.appendingPathComponent("contents")
+        #expect(FileManager.default.createFile(atPath: contents.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: contents)
+        try handle.truncate(atOffset: 100 << 20)  // sparse: no 100 MB written to disk
+        try handle.close()
+        let output = try CommandRunner.run(["Huge", "--in", folder.url.path])
+        #expect(!output.crashed)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("Huge.xcdatamodel/contents: error: model file is 104857600 bytes, over the 67108864-byte limit"))
     }
 }
