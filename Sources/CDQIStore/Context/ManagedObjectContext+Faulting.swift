@@ -94,8 +94,7 @@ extension ManagedObjectContext {
                 var rows: [(key: Int64, row: StoredRow)] = []
                 while try statement.step() {
                     guard let layout = schema.entity(number: Int(statement.int64(0))) else { continue }
-                    let row = StoredRow.decode(
-                        layout, from: statement, positions: destination.tableColumnPositions, schema: schema)
+                    let row = StoredRow.decode(layout, from: statement, plan: layout.tablePlan)
                     rows.append((statement.int64(1), row))
                 }
                 return rows
@@ -151,33 +150,26 @@ extension StoredRow {
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         guard try statement.step() else { return nil }
-        return decode(layout, from: statement, positions: layout.rowColumnPositions, schema: schema)
+        return decode(layout, from: statement, plan: layout.rowPlan)
     }
 
-    /// Decodes the current result row for `layout`, finding each column at `positions[column]`
-    /// (`Z_ENT` and `Z_OPT` included).
-    static func decode(
-        _ layout: EntityLayout, from statement: SQLiteStatement, positions: [String: Int], schema: ModelLayout
-    ) -> StoredRow {
+    /// Decodes the current result row for `layout` with one of its plans (`rowPlan` for `selectRowSQL`,
+    /// `tablePlan` for `tableColumnsSQL`).
+    static func decode(_ layout: EntityLayout, from statement: SQLiteStatement, plan: RowPlan) -> StoredRow {
         var attributes = [StoredValue](repeating: .null, count: layout.attributes.count)
-        for attribute in layout.attributes {
-            guard let column = attribute.column, let position = positions[column] else { continue }
-            attributes[attribute.index] = ValueConversion.read(statement, at: position, type: attribute.description.type)
+        for attribute in plan.attributes {
+            attributes[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
         }
         var toOne = [(key: Int64, entityNumber: Int)?](repeating: nil, count: layout.toOneCount)
-        for relationship in layout.relationships where !relationship.isToMany {
-            guard let column = relationship.columns.value, let position = positions[column], !statement.isNull(position)
-            else { continue }
-            var number = schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0
-            if let entityColumn = relationship.columns.entity, let entityPosition = positions[entityColumn],
-                !statement.isNull(entityPosition)
-            {
+        for reference in plan.toOnes where !statement.isNull(reference.position) {
+            var number = reference.destinationNumber
+            if let entityPosition = reference.entityPosition, !statement.isNull(entityPosition) {
                 number = Int(statement.int64(entityPosition))
             }
-            toOne[relationship.slotIndex] = (statement.int64(position), number)
+            toOne[reference.slot] = (statement.int64(reference.position), number)
         }
-        let entity = positions["Z_ENT"].map { Int(statement.int64($0)) } ?? layout.number
-        let version = positions["Z_OPT"].map { statement.int64($0) } ?? 0
+        let entity = plan.entityPosition.map { Int(statement.int64($0)) } ?? layout.number
+        let version = plan.versionPosition.map { statement.int64($0) } ?? 0
         return StoredRow(entityNumber: entity, version: version, attributes: attributes, toOne: toOne)
     }
 }

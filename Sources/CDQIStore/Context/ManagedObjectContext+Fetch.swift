@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         try coordinator.withStore { store in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
                 guard let rowLayout = schema.entity(number: Int(statement.int64(0))) else { return }
-                let row = StoredRow.decode(rowLayout, from: statement, positions: layout.tableColumnPositions, schema: schema)
+                let row = StoredRow.decode(rowLayout, from: statement, plan: rowLayout.tablePlan)
                 rows.append((statement.int64(1), row))
             }
         }

@@ -40,6 +40,10 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     let tableColumnsSQL: String
     /// The result position of each column `tableColumnsSQL` reads.
     let tableColumnPositions: [String: Int]
+    /// How to decode a row read by `selectRowSQL`, and one read by `tableColumnsSQL`, worked out once so
+    /// that reading a row does no lookup by column name.
+    let rowPlan: RowPlan
+    let tablePlan: RowPlan
 
     init(
         entity: EntityDescription, mapping: EntityMapping, rootName: String, rootNumber: Int, lineage: [String],
@@ -114,6 +118,9 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         tableColumnsSQL = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
         tableColumnPositions = Dictionary(
             tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        rowPlan = RowPlan(attributes: attributes, relationships: relationships, positions: rowColumnPositions, schema: schema)
+        tablePlan = RowPlan(
+            attributes: attributes, relationships: relationships, positions: tableColumnPositions, schema: schema)
     }
 
     /// Whether this entity is `name` or descends from it.
@@ -145,6 +152,40 @@ struct AttributeSlot: Sendable {
     let description: AttributeDescription
     let column: String?
     var name: String { description.name }
+}
+
+/// Where each value of an entity's row sits in a result row, and how to read it.
+struct RowPlan: Sendable {
+    struct ToOne: Sendable {
+        var slot: Int
+        var position: Int
+        var entityPosition: Int?
+        /// The destination's entity number, for rows whose to-one has no entity column.
+        var destinationNumber: Int
+    }
+
+    var entityPosition: Int?
+    var versionPosition: Int?
+    var attributes: [(index: Int, position: Int, type: AttributeType)]
+    var toOnes: [ToOne]
+
+    init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
+        entityPosition = positions["Z_ENT"]
+        versionPosition = positions["Z_OPT"]
+        self.attributes = attributes.compactMap { attribute in
+            guard let column = attribute.column, let position = positions[column] else { return nil }
+            return (attribute.index, position, attribute.description.type)
+        }
+        toOnes = relationships.compactMap { relationship in
+            guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
+                return nil
+            }
+            return ToOne(
+                slot: relationship.slotIndex, position: position,
+                entityPosition: relationship.columns.entity.flatMap { positions[$0] },
+                destinationNumber: schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0)
+        }
+    }
 }
 
 /// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
