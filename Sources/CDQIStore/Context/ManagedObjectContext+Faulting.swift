@@ -102,18 +102,24 @@ extension ManagedObjectContext {
         } catch {
             throw .store("\(error)")
         }
-        var members: [ManagedObject] = []
-        members.reserveCapacity(rows.count)
-        for (memberKey, row) in rows {
-            guard let id = objectID(entityNumber: row.entityNumber, key: memberKey) else { continue }
-            let member = self.object(with: id)
-            if !member.isLoaded && member.entity.number == row.entityNumber {
-                apply(row, to: member)
-                member.awakeFromFetch()
+        return ToManyStorage(objects: objects(from: rows), isOrdered: relationship.isOrdered)
+    }
+
+    /// The objects of rows read in one query, registered (one per ID); those not yet loaded are filled
+    /// from their rows.
+    func objects(from rows: [(key: Int64, row: StoredRow)]) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        for (key, row) in rows {
+            guard let id = objectID(entityNumber: row.entityNumber, key: key) else { continue }
+            let object = self.object(with: id)
+            if !object.isLoaded && object.entity.number == row.entityNumber {
+                apply(row, to: object)
+                object.awakeFromFetch()
             }
-            members.append(member)
+            objects.append(object)
         }
-        return ToManyStorage(objects: members, isOrdered: relationship.isOrdered)
+        return objects
     }
 
     /// Re-reads a loaded object's row and puts its unsaved changes back on top.

@@ -28,18 +28,7 @@ extension ManagedObjectContext {
                 rows.append((statement.int64(1), row))
             }
         }
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(rows.count)
-        for (key, row) in rows {
-            guard let id = objectID(entityNumber: row.entityNumber, key: key) else { continue }
-            let object = self.object(with: id)
-            if !object.isLoaded && object.entity.number == row.entityNumber {
-                apply(row, to: object)
-                object.awakeFromFetch()
-            }
-            objects.append(object)
-        }
-        return objects
+        return objects(from: rows)
     }
 
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.

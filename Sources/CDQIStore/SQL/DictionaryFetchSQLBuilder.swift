@@ -45,10 +45,8 @@ struct DictionaryFetchSQLBuilder {
         }
 
         var conditions: [SQLFragment] = []
-        let numbers = request.includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
-        let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
-        if numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() {
-            conditions.append(SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))]))
+        if let filter = FetchSQLBuilder.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+            conditions.append(filter)
         }
         if let predicate = request.predicate {
             // Aggregates of rows belong in HAVING, not in the row condition.
@@ -67,12 +65,7 @@ struct DictionaryFetchSQLBuilder {
             }
             having = try compiler.compile(predicate, in: root)
         }
-        var order: [SQLFragment] = []
-        for descriptor in request.sortDescriptors {
-            let operand = try compiler.operand(.keyPath(descriptor.keyPath), in: root)
-            let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
-            order.append(SQLFragment.template("%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
-        }
+        let order = try FetchSQLBuilder.orderTerms(request.sortDescriptors, compiler: &compiler, scope: root)
 
         let distinct = request.returnsDistinctResults ? "DISTINCT " : ""
         var statement = SQLFragment.template(

@@ -27,14 +27,8 @@ struct FetchSQLBuilder {
         let root = try compiler.rootScope(for: request.entityName)
         var conditions: [SQLFragment] = []
 
-        // Rows of other entities sharing the hierarchy table are excluded; pre-order numbering makes an
-        // entity and its descendants one contiguous range.
-        let numbers = request.includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
-        let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
-        if numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() {
-            conditions.append(low == high
-                ? SQLFragment("t0.Z_ENT = ?", [.integer(Int64(low))])
-                : SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))]))
+        if let filter = Self.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+            conditions.append(filter)
         }
         if let predicate = request.predicate {
             conditions.append(try compiler.compile(predicate, in: root))
@@ -43,13 +37,7 @@ struct FetchSQLBuilder {
         let hasWindow = request.fetchLimit > 0 || request.fetchOffset > 0
         var orderTerms: [SQLFragment] = []
         if shape != .count || hasWindow {
-            for descriptor in request.sortDescriptors {
-                let expression = ExpressionNode.keyPath(descriptor.keyPath)
-                let operand = try compiler.operand(expression, in: root)
-                let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
-                orderTerms.append(SQLFragment.template(
-                    "%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
-            }
+            orderTerms = try Self.orderTerms(request.sortDescriptors, compiler: &compiler, scope: root)
             orderTerms.append(SQLFragment("t0.Z_PK"))
         }
 
@@ -72,5 +60,32 @@ struct FetchSQLBuilder {
             if shape == .count { statement = SQLFragment.template("SELECT COUNT(*) FROM (%)", statement) }
         }
         return statement
+    }
+
+    /// Keeps the rows of the fetched entity (and its sub-entities) when its table holds other entities
+    /// too; pre-order numbering makes an entity and its descendants one contiguous range.
+    static func entityFilter(
+        _ root: PredicateSQLCompiler.Scope, includesSubentities: Bool, schema: StoreSchema
+    ) -> SQLFragment? {
+        let numbers = includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
+        let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
+        guard numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() else { return nil }
+        return low == high
+            ? SQLFragment("t0.Z_ENT = ?", [.integer(Int64(low))])
+            : SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))])
+    }
+
+    /// The ORDER BY terms of sort descriptors: key paths through to-one relationships, strings with the
+    /// comparison's collation.
+    static func orderTerms(
+        _ descriptors: [FetchSortDescriptor], compiler: inout PredicateSQLCompiler, scope: PredicateSQLCompiler.Scope
+    ) throws(PredicateSQLError) -> [SQLFragment] {
+        var terms: [SQLFragment] = []
+        for descriptor in descriptors {
+            let operand = try compiler.operand(.keyPath(descriptor.keyPath), in: scope)
+            let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
+            terms.append(SQLFragment.template("%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
+        }
+        return terms
     }
 }
