@@ -152,4 +152,36 @@ struct SQLiteStoreTests {
         }
         print("\(pair.store): opened; \(store.schema.entities.count) entities, \(total) rows")
     }
+
+    @Test("every entity's rows of the Apple-written corpus stores read back as objects, every attribute",
+        arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
+    func corpusRowsAsObjects(pair: CorpusVersionHashTests.Pair) throws {
+        guard let corpus = StoreTestSupport.corpus else {
+            print("skipped: ../shared/corpus is not present beside this checkout")
+            return
+        }
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
+        let model = try pair.loadModel(from: corpus)
+        let context = ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: model, url: path))
+        var objects = 0, values = 0
+        for entity in model.entities {
+            let fetched = try context.fetch(FetchRequest(entityName: entity.name, includesSubentities: false))
+            #expect(fetched.count == (try context.count(for: FetchRequest(entityName: entity.name, includesSubentities: false))))
+            for object in fetched {
+                #expect(object.entity.name == entity.name)
+                for attribute in model.allAttributes(of: entity) where !attribute.isTransient {
+                    _ = try object.value(forKey: attribute.name)
+                    values += 1
+                }
+                for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
+                    _ = try object.value(forKey: relationship.name)
+                    values += 1
+                }
+            }
+            objects += fetched.count
+        }
+        print("\(pair.store): \(objects) objects read, \(values) property values")
+    }
 }
