@@ -11,7 +11,7 @@ enum RuntimeNames {
     /// Every public type name of the runtime module.
     static let types: Set<String> = [
         "EntityAttribute", "ScalarAttribute", "TransformableAttribute", "KeyPathExpressionConvertible",
-        "Entity", "Subqueryable",
+        "Entity", "Subqueryable", "Query", "TypedExpressionConvertible",
         "StringAttribute", "Integer16Attribute", "Integer32Attribute", "Integer64Attribute",
         "DoubleAttribute", "FloatAttribute", "DecimalAttribute", "BooleanAttribute", "BoolAttribute",
         "DateAttribute", "DataAttribute", "UUIDAttribute", "URIAttribute",
