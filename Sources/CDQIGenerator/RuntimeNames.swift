@@ -10,7 +10,7 @@ enum RuntimeNames {
 
     /// Every public type name of the runtime module.
     static let types: Set<String> = [
-        "EntityAttribute", "ScalarAttribute", "TransformableAttribute", "KeyPathExpressionConvertible",
+        "AttributeProxy", "EntityAttribute", "ScalarAttribute", "TransformableAttribute", "KeyPathExpressionConvertible",
         "Entity", "Subqueryable", "Query", "TypedExpressionConvertible",
         "StringAttribute", "Integer16Attribute", "Integer32Attribute", "Integer64Attribute",
         "DoubleAttribute", "FloatAttribute", "DecimalAttribute", "BooleanAttribute", "BoolAttribute",

@@ -18,15 +18,11 @@ struct CorpusSchemaTests {
 
     @Test("entity numbers, tables, columns and indexes match", arguments: CorpusVersionHashTests.pairs)
     func layoutMatches(pair: CorpusVersionHashTests.Pair) throws {
-        guard let corpus = StoreTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        defer { cleanUp() }
-        let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
+        try pair.withCopiedStore { path, model in try check(path, model) }
+    }
+
+    private func check(_ path: URL, _ model: ManagedObjectModel) throws {
         let connection = try SQLiteConnection(path: path.path)
-        let model = try pair.loadModel(from: corpus)
         let schema = StoreSchema(model: model)
 
         // A migrated store keeps an entity's old name (its renaming identifier) in Z_PRIMARYKEY.

@@ -27,6 +27,19 @@ struct CorpusVersionHashTests {
         func loadModel(from corpus: URL) throws -> ManagedObjectModel {
             try ModelLoader().load(url: corpus.appendingPathComponent("models/\(model)"), version: version).model
         }
+
+        /// Runs `body` with a copy of the store (sidecars included; opening the original would change it)
+        /// and the model that wrote it; says so and does nothing when the corpus is absent.
+        func withCopiedStore(_ body: (_ store: URL, _ model: ManagedObjectModel) throws -> Void) throws {
+            guard let corpus = StoreTestSupport.corpus else {
+                print("skipped: ../shared/corpus is not present beside this checkout")
+                return
+            }
+            let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+            defer { cleanUp() }
+            let path = try StoreTestSupport.copyStore(named: store, from: corpus.appendingPathComponent("stores"), into: folder)
+            try body(path, try loadModel(from: corpus))
+        }
     }
 
     /// Stores with the XML model version that wrote them (corpus/stores/SOURCES.md).
@@ -49,14 +62,10 @@ struct CorpusVersionHashTests {
 
     @Test("entity hashes, digest and checksum match the store's metadata", arguments: pairs + legacyPairs)
     func matches(pair: Pair) throws {
-        guard let corpus = StoreTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        defer { cleanUp() }
-        let path = try StoreTestSupport.copyStore(
-            named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
+        try pair.withCopiedStore { path, model in try check(path, model) }
+    }
+
+    private func check(_ path: URL, _ model: ManagedObjectModel) throws {
         let connection = try SQLiteConnection(path: path.path)
         let statement = try connection.prepare("SELECT Z_PLIST FROM Z_METADATA")
         #expect(try statement.step())
@@ -64,7 +73,6 @@ struct CorpusVersionHashTests {
         let metadata = try #require(plist as? [String: Any])
         let stored = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
 
-        let model = try pair.loadModel(from: corpus)
         let computed = ModelVersionHashes(model: model)
         #expect(computed.entitiesWithUncertainHashes.isEmpty)
         #expect(Set(computed.entityHashes.keys) == Set(stored.keys))

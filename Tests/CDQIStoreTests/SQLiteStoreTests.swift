@@ -131,14 +131,10 @@ struct SQLiteStoreTests {
     @Test("Apple-written corpus stores open with their models, and their rows are counted per entity",
         arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
     func corpusStoresOpen(pair: CorpusVersionHashTests.Pair) throws {
-        guard let corpus = StoreTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        defer { cleanUp() }
-        let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
-        let model = try pair.loadModel(from: corpus)
+        try pair.withCopiedStore { path, model in try countRows(pair, path, model) }
+    }
+
+    private func countRows(_ pair: CorpusVersionHashTests.Pair, _ path: URL, _ model: ManagedObjectModel) throws {
         let store = try SQLiteStore(model: model, url: path)
         // Each table's row count, taken straight from SQLite, equals the sum of its entities' own counts.
         var total = 0
@@ -156,14 +152,10 @@ struct SQLiteStoreTests {
     @Test("every entity's rows of the Apple-written corpus stores read back as objects, every attribute",
         arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
     func corpusRowsAsObjects(pair: CorpusVersionHashTests.Pair) throws {
-        guard let corpus = StoreTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        defer { cleanUp() }
-        let path = try StoreTestSupport.copyStore(named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder)
-        let model = try pair.loadModel(from: corpus)
+        try pair.withCopiedStore { path, model in try readObjects(pair, path, model) }
+    }
+
+    private func readObjects(_ pair: CorpusVersionHashTests.Pair, _ path: URL, _ model: ManagedObjectModel) throws {
         let context = ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: model, url: path))
         var objects = 0, values = 0
         for entity in model.entities {
