@@ -68,7 +68,7 @@ extension ManagedObjectContext {
     }
 
     /// This context's objects with unsaved changes that belong to the fetched entity.
-    private func pendingObjects(for request: FetchRequest) -> [ManagedObject] {
+    func pendingObjects(for request: FetchRequest) -> [ManagedObject] {
         touched.values.filter { object in
             object.hasChanges
                 && (request.includesSubentities

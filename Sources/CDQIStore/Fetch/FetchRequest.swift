@@ -22,6 +22,9 @@ public struct FetchRequest: Sendable, Hashable {
     public var havingPredicate: PredicateNode?
     /// Whether a dictionary fetch drops duplicate rows (`SELECT DISTINCT`).
     public var returnsDistinctResults: Bool = false
+    /// How many objects a ``FetchCursor`` reads at a time; 0 for its default. ``ManagedObjectContext/fetch(_:)``
+    /// returns every object at once whatever this says: walk a cursor to keep memory flat.
+    public var fetchBatchSize: Int = 0
 
     /// Creates a request.
     public init(

@@ -1,0 +1,136 @@
+import CDQIModel
+import CDQIPredicate
+@testable import CDQIStore
+import Foundation
+import Testing
+
+/// Walking fetches a batch at a time with ``FetchCursor``.
+@Suite("Fetch cursor")
+struct FetchCursorTests {
+    /// 2,500 employees with salaries 0, 10, …, 24,990 (employee i earns 10·i), saved to a file store.
+    private func savedEmployees() throws -> (PersistentStoreCoordinator, () -> Void) {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
+        for i in 0..<2_500 {
+            _ = try ContextTestSupport.insert(context, "Employee", [
+                "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
+            ])
+        }
+        try context.save()
+        return (coordinator, cleanUp)
+    }
+
+    private func salaries(_ cursor: FetchCursor) throws -> [Int32] {
+        var result: [Int32] = []
+        while let object = try cursor.next() {
+            result.append(try #require(try object.value(forKey: "salary") as? Int32))
+        }
+        return result
+    }
+
+    @Test("a file store's rows come in order, filtered, across batches, and the walk ends with nil")
+    func walksInOrder() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(
+            entityName: "Employee", predicate: try PredicateNode(format: "salary >= 1000"),
+            sortDescriptors: [FetchSortDescriptor(keyPath: "salary", ascending: false)])
+        request.fetchBatchSize = 300
+        let cursor = try context.cursor(for: request)
+        // salary >= 1000 keeps i = 100…2499: 2,400 employees, from 24,990 down to 1,000.
+        let seen = try salaries(cursor)
+        #expect(seen.count == 2_400)
+        #expect(seen == (100..<2_500).reversed().map { Int32($0 * 10) })
+        #expect(try cursor.next() == nil)
+    }
+
+    @Test("objects of walked batches leave the context unless held or changed")
+    func releasesWalkedBatches() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 100
+        let cursor = try context.cursor(for: request)
+        var held: [ManagedObject] = []
+        var changed: ManagedObject?
+        var count = 0
+        var largestRegistered = 0
+        while let object = try cursor.next() {
+            if count == 7 { held.append(object) }
+            if count == 150 {
+                try object.setValue("Changed", forKey: "nickName")
+                changed = object
+            }
+            count += 1
+            largestRegistered = max(largestRegistered, context.registeredObjects.count)
+        }
+        #expect(count == 2_500)
+        // One batch of 100, the department (every employee's to-one), the held and the changed
+        // employee: never more than 103 at once, where keeping everything would reach 2,501.
+        #expect(largestRegistered <= 103)
+        let registered = context.registeredObjects
+        #expect(registered.contains(held[0]))
+        #expect(try registered.contains(#require(changed)))
+        #expect(try held[0].value(forKey: "salary") as? Int32 == 70)
+        #expect(context.hasChanges)
+    }
+
+    @Test("unsaved changes are part of the walk, as in every fetch")
+    func includesUnsavedChanges() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        _ = try ContextTestSupport.insert(context, "Employee", ["firstName": "New", "lastName": "Hire", "salary": Int32(24_995)])
+        var request = FetchRequest(
+            entityName: "Employee", predicate: try PredicateNode(format: "salary > 24950"),
+            sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 2
+        // Saved: 24,960, 24,970, 24,980, 24,990; unsaved: 24,995.
+        #expect(try salaries(context.cursor(for: request)) == [24_960, 24_970, 24_980, 24_990, 24_995])
+    }
+
+    @Test("an in-memory store is walked through its IDs")
+    func inMemoryStore() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        for salary in [300, 100, 200] {
+            _ = try ContextTestSupport.insert(context, "Employee", ["firstName": "A", "lastName": "B", "salary": Int32(salary)])
+        }
+        try context.save()
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 2
+        #expect(try salaries(context.cursor(for: request)) == [100, 200, 300])
+    }
+
+    @Test("the walk sees the store as it started, and other contexts save meanwhile")
+    func snapshotWhileOthersSave() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 1_000
+        let cursor = try reader.cursor(for: request)
+        var count = 0
+        while try cursor.next() != nil {
+            count += 1
+            if count == 10 {
+                _ = try ContextTestSupport.insert(writer, "Employee", ["firstName": "Late", "lastName": "Comer", "salary": Int32(99_999)])
+                try writer.save()
+            }
+        }
+        #expect(count == 2_500)
+        #expect(try reader.count(for: FetchRequest(entityName: "Employee")) == 2_501)
+    }
+
+    @Test("a predicate the store cannot run fails when the cursor is made")
+    func badPredicate() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "noSuchKey == 1"))
+        #expect(throws: PredicateSQLError.self) { try context.cursor(for: request) }
+    }
+}
