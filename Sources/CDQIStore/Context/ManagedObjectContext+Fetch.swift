@@ -10,11 +10,22 @@ extension ManagedObjectContext {
     /// has unsaved changes to objects of the fetched entity are those objects evaluated in memory, with
     /// the in-memory evaluator, and the merged result sorted in memory the way SQL sorts (nil first when
     /// ascending, strings by code point for `compare:`), before the request's offset and limit apply.
-    /// Objects come back as faults unless already registered.
+    /// Objects whose rows the query read come back filled; with unsaved changes to merge, they may come
+    /// back as faults unless `returnsObjectsAsFaults` is `false`. `relationshipKeyPathsForPrefetching` loads
+    /// related objects in batches (see ``FetchRequest``).
     ///
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError``/``StoreError``
     ///   from the store, ``PredicateEvaluationError`` when a changed object cannot be evaluated.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let objects = try fetchMatchingObjects(request)
+        if !request.returnsObjectsAsFaults { try load(objects) }
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
+        }
+        return objects
+    }
+
+    private func fetchMatchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         guard pendingObjects(for: request).isEmpty, let layout = coordinator.layout.entity(named: request.entityName) else {
             return try fetchObjectIDs(request).map { object(with: $0) }
         }

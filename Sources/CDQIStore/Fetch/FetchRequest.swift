@@ -25,6 +25,14 @@ public struct FetchRequest: Sendable, Hashable {
     /// How many objects a ``FetchCursor`` reads at a time; 0 for its default. ``ManagedObjectContext/fetch(_:)``
     /// returns every object at once whatever this says: walk a cursor to keep memory flat.
     public var fetchBatchSize: Int = 0
+    /// Relationship key paths (`"department"`, `"languages"`, `"department.employees"`) whose objects
+    /// ``ManagedObjectContext/fetch(_:)`` loads with the results, one query per step and per 500 objects,
+    /// instead of one query per object on first use.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// Whether fetched objects may come back as faults (`true`, Core Data's default). Objects whose
+    /// rows the fetch read anyway come back filled either way; `false` makes sure every object is filled
+    /// before ``ManagedObjectContext/fetch(_:)`` returns.
+    public var returnsObjectsAsFaults: Bool = true
 
     /// Creates a request.
     public init(

@@ -1,0 +1,146 @@
+import CDQIPredicate
+
+extension ManagedObjectContext {
+    /// The most keys bound in one `IN (…)` list (SQLite allows 32,766 parameters; smaller lists keep
+    /// statements reusable from the cache).
+    private static let keysPerQuery = 500
+
+    /// Loads, for `objects`, the relationships along each key path of `keyPaths` (`"department"`,
+    /// `"languages"`, `"department.employees"`): one query per relationship step and per 500 objects,
+    /// instead of one query per object when each is first used. Relationships already loaded, and
+    /// objects not saved yet, are left as they are.
+    ///
+    /// - Throws: ``PredicateSQLError/unknownKey(key:entity:keyPath:)`` when a step is not a relationship
+    ///   of the objects reached; ``ManagedObjectError/store(_:)`` when the store cannot be read.
+    func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var current = objects
+            for key in keyPath.split(separator: ".").map(String.init) {
+                try load(current)
+                var next: [ManagedObject] = []
+                var toManyOwners: [(object: ManagedObject, slot: RelationshipSlot)] = []
+                for object in current {
+                    guard let slot = object.entity.relationship(named: key) else {
+                        throw PredicateSQLError.unknownKey(key: key, entity: object.entity.name, keyPath: keyPath)
+                    }
+                    if slot.isToMany {
+                        if let members = object.toManyValues[slot.slotIndex] {
+                            next += members.objects
+                        } else {
+                            toManyOwners.append((object, slot))
+                        }
+                    } else if let destination = object.toOneValues[slot.slotIndex] {
+                        next.append(destination)
+                    }
+                }
+                next += try loadToMany(toManyOwners)
+                current = next
+            }
+            try load(current)
+        }
+    }
+
+    /// Fills the faults among `objects` from their rows, one query per table and per 500 keys.
+    func load(_ objects: [ManagedObject]) throws {
+        var faults: [String: (layout: EntityLayout, keys: [Int64])] = [:]
+        var seen = Set<ObjectIdentifier>()
+        for object in objects where !object.isLoaded && seen.insert(ObjectIdentifier(object)).inserted {
+            guard let key = object.objectID.primaryKey else { continue }
+            faults[object.entity.tableName, default: (object.entity, [])].keys.append(key)
+        }
+        for (layout, keys) in faults.values {
+            for chunk in keys.chunked(Self.keysPerQuery) {
+                let sql = "SELECT \(layout.tableColumnsSQL) FROM \(layout.tableName) t0 WHERE t0.Z_PK IN (\(Self.placeholders(chunk.count)))"
+                _ = self.objects(from: try rows(sql, Array(chunk)).map { ($0.key, $0.row) })
+            }
+        }
+    }
+
+    /// Loads the to-many relationships of `owners` (saved objects whose relationship is not loaded yet)
+    /// and returns their members.
+    private func loadToMany(_ owners: [(object: ManagedObject, slot: RelationshipSlot)]) throws -> [ManagedObject] {
+        var groups: [String: [(object: ManagedObject, slot: RelationshipSlot)]] = [:]
+        for owner in owners where owner.slot.isStored && owner.object.objectID.primaryKey != nil {
+            groups["\(owner.object.entity.rootName).\(owner.slot.name)", default: []].append(owner)
+        }
+        var members: [ManagedObject] = []
+        for group in groups.values {
+            guard let slot = group.first?.slot,
+                  let destination = coordinator.layout.entity(named: slot.description.destinationEntityName)
+            else { continue }
+            let columnCount = destination.tableColumnsSQL.split(separator: ",").count
+            for chunk in group.chunked(Self.keysPerQuery) {
+                let keys = chunk.compactMap { $0.object.objectID.primaryKey }
+                let list = Self.placeholders(keys.count)
+                let sql: String
+                let ownerOfRow: (_ row: StoredRow, _ extra: Int64?) -> Int64?
+                if let join = slot.join {
+                    var text = "SELECT \(destination.tableColumnsSQL), t1.\(join.ownColumn) FROM \(join.table.name) t1"
+                        + " JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) IN (\(list))"
+                    if slot.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
+                    sql = text
+                    ownerOfRow = { _, extra in extra }
+                } else if let inverseName = slot.description.inverseName,
+                          let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value
+                {
+                    let numbers = destination.numbersIncludingSubentities
+                    var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (\(list))"
+                        + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
+                    if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
+                    sql = text
+                    let slotIndex = inverse.slotIndex
+                    ownerOfRow = { row, _ in row.toOne[slotIndex]?.key }
+                } else {
+                    continue
+                }
+                var byOwner: [Int64: [(key: Int64, row: StoredRow)]] = [:]
+                for read in try rows(sql, keys, extraColumn: slot.join == nil ? nil : columnCount) {
+                    guard let owner = ownerOfRow(read.row, read.extra) else { continue }
+                    byOwner[owner, default: []].append((read.key, read.row))
+                }
+                for (object, slot) in chunk where object.toManyValues[slot.slotIndex] == nil {
+                    guard let key = object.objectID.primaryKey else { continue }
+                    let related = objects(from: byOwner[key] ?? [])
+                    object.toManyValues[slot.slotIndex] = ToManyStorage(objects: related, isOrdered: slot.isOrdered)
+                    members += related
+                }
+            }
+        }
+        return members
+    }
+
+    /// Runs a statement over whole rows (`Z_ENT, Z_PK` first) with `keys` bound in order; `extraColumn`
+    /// is the position of one more integer column to read after the row's.
+    private func rows(
+        _ sql: String, _ keys: [Int64], extraColumn: Int? = nil
+    ) throws -> [(key: Int64, row: StoredRow, extra: Int64?)] {
+        let schema = coordinator.layout
+        do {
+            return try coordinator.withStore { store in
+                let statement = try store.connection.prepare(sql)
+                defer { statement.reset() }
+                for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }
+                var rows: [(key: Int64, row: StoredRow, extra: Int64?)] = []
+                while try statement.step() {
+                    guard let layout = schema.entity(number: Int(statement.int64(0))) else { continue }
+                    let row = StoredRow.decode(layout, from: statement, plan: layout.tablePlan)
+                    rows.append((statement.int64(1), row, extraColumn.map { statement.int64($0) }))
+                }
+                return rows
+            }
+        } catch {
+            throw ManagedObjectError.store("\(error)")
+        }
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}
+
+extension Array {
+    /// The array cut into consecutive pieces of at most `size` elements.
+    fileprivate func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
