@@ -127,6 +127,11 @@ enum ValueComparison {
     /// collections, nil).
     static func order(_ a: PredicateValue, _ b: PredicateValue, options: ComparisonOptions) -> Int? {
         guard case .scalar(let x) = a, case .scalar(let y) = b else { return nil }
+        return scalarOrder(x, y, options: options)
+    }
+
+    /// ``order(_:_:options:)`` of two scalars.
+    static func scalarOrder(_ x: StoredValue, _ y: StoredValue, options: ComparisonOptions) -> Int? {
         switch (x, y) {
         case (.string(let p), .string(let q)): return StringMatching.compare(p, q, options: options)
         case (.date(let p), .date(let q)):

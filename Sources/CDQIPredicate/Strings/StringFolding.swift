@@ -49,7 +49,7 @@ public enum StringFolding {
         var folding: Int
 
         static func == (a: CacheKey, b: CacheKey) -> Bool {
-            a.folding == b.folding && a.string.utf8.elementsEqual(b.string.utf8)
+            a.folding == b.folding && UTF8Bytes.equal(a.string, b.string)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -92,7 +92,7 @@ public enum StringMatching {
         let s = StringFolding.fold(string, options: options)
         let p = StringFolding.fold(prefix, options: options)
         if p.utf8.isEmpty { return false }
-        return s.utf8.starts(with: p.utf8)
+        return UTF8Bytes.hasPrefix(s, p)
     }
 
     /// `ENDSWITH`: suffix test on Unicode scalars after folding; an empty suffix never matches.
@@ -124,8 +124,8 @@ public enum StringMatching {
 
     /// Equality of two strings by code points after folding (never canonical equivalence).
     public static func equals(_ a: String, _ b: String, options: ComparisonOptions = []) -> Bool {
-        if options.effectiveFolding.isEmpty { return a.utf8.elementsEqual(b.utf8) }
-        return StringFolding.fold(a, options: options).utf8.elementsEqual(StringFolding.fold(b, options: options).utf8)
+        if options.effectiveFolding.isEmpty { return UTF8Bytes.equal(a, b) }
+        return UTF8Bytes.equal(StringFolding.fold(a, options: options), StringFolding.fold(b, options: options))
     }
 
     /// Code-point order of two strings after folding: negative, zero or positive.
@@ -133,16 +133,6 @@ public enum StringMatching {
         let x = options.effectiveFolding.isEmpty ? a : StringFolding.fold(a, options: options)
         let y = options.effectiveFolding.isEmpty ? b : StringFolding.fold(b, options: options)
         // UTF-8 byte order is code-point order.
-        var i = x.utf8.makeIterator()
-        var j = y.utf8.makeIterator()
-        while true {
-            switch (i.next(), j.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let p?, let q?):
-                if p != q { return p < q ? -1 : 1 }
-            }
-        }
+        return UTF8Bytes.compare(x, y)
     }
 }
