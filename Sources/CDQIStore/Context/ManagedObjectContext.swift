@@ -30,6 +30,8 @@ public final class ManagedObjectContext {
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
     var touched: [ObjectIdentifier: ManagedObject] = [:]
     var insertionCounter = 0
+    /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
+    var accessorErrorLog: [ManagedObjectError] = []
 
     /// Creates a context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
@@ -52,9 +54,7 @@ public final class ManagedObjectContext {
         let type = coordinator.objectClass(for: layout)
         let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: self)
         object.loadEmpty()
-        for attribute in layout.attributes {
-            object.attributeValues[attribute.index] = ValueConversion.defaultValue(of: attribute.description)
-        }
+        object.attributeValues = layout.defaultValues
         object.insertedFlag = true
         insertionCounter += 1
         object.insertionOrder = insertionCounter

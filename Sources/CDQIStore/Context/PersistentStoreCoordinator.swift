@@ -23,6 +23,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let registryLock = NSLock()
     /// Guarded by `registryLock`.
     private var classes: [String: ManagedObject.Type] = [:]
+    /// Guarded by `registryLock`: for each registered class, its entity, or `nil` when registered for several.
+    private var entityNames: [ObjectIdentifier: String?] = [:]
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
@@ -37,7 +39,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Makes objects of `entityName` (and of its sub-entities that have no class of their own)
     /// instances of `type`, in every context of this coordinator.
     public func register(_ type: ManagedObject.Type, forEntityName entityName: String) {
-        registryLock.withLock { classes[entityName] = type }
+        registryLock.withLock {
+            let previous = classes[entityName]
+            classes[entityName] = type
+            for changed in [previous, type].compactMap({ $0 }) {
+                let names = classes.filter { $0.value == changed }.map(\.key)
+                entityNames[ObjectIdentifier(changed)] = names.count == 1 ? names.first : String?.none
+            }
+        }
     }
 
     /// The class objects of an entity are made of: the one registered for it or its nearest ancestor,
@@ -51,10 +60,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The entity a class is registered for, when exactly one is.
     func entityName(for type: ManagedObject.Type) -> String? {
-        registryLock.withLock {
-            let names = classes.filter { $0.value == type }.map(\.key)
-            return names.count == 1 ? names.first : nil
-        }
+        registryLock.withLock { entityNames[ObjectIdentifier(type)] ?? nil }
     }
 
     /// Runs `body` with the store, serialized with every other use of it.

@@ -1,4 +1,5 @@
 import CDQIModel
+import CDQIPredicate
 
 /// One entity's shape at run time, computed once per coordinator: where each property lives in a
 /// managed object's slots and in the store's row. Immutable, and shared by every object and object ID
@@ -22,6 +23,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     public let lineage: [String]
     /// The stored and transient attributes, inherited ones first.
     let attributes: [AttributeSlot]
+    /// Each attribute's default value, by slot: a new object's starting values.
+    let defaultValues: [StoredValue]
     /// The relationships, inherited ones first.
     let relationships: [RelationshipSlot]
     /// Every property by name.
@@ -90,6 +93,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
             properties[description.name] = .relationship(slot.index)
         }
         self.attributes = attributes
+        defaultValues = attributes.map(\.defaultValue)
         self.relationships = relationships
         self.properties = properties
         toOneCount = toOne
@@ -147,11 +151,23 @@ enum PropertySlot: Sendable {
 }
 
 /// An attribute: its description, its slot, and its column (none for transient attributes).
-struct AttributeSlot: Sendable {
+///
+/// A class, not a struct: loops over an entity's attributes run for every object saved or loaded, and
+/// copying a struct that holds a whole `AttributeDescription` retains and releases each of its fields.
+final class AttributeSlot: Sendable {
     let index: Int
     let description: AttributeDescription
     let column: String?
+    /// The value a new object starts with (the model's default), converted once.
+    let defaultValue: StoredValue
     var name: String { description.name }
+
+    init(index: Int, description: AttributeDescription, column: String?) {
+        self.index = index
+        self.description = description
+        self.column = column
+        defaultValue = ValueConversion.defaultValue(of: description)
+    }
 }
 
 /// Where each value of an entity's row sits in a result row, and how to read it.
@@ -189,12 +205,22 @@ struct RowPlan: Sendable {
 }
 
 /// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
-struct RelationshipSlot: Sendable {
+/// A class for the same reason as ``AttributeSlot``.
+final class RelationshipSlot: Sendable {
     let index: Int
     let slotIndex: Int
     let description: RelationshipDescription
     let columns: PropertyColumns
     let join: JoinSide?
+
+    init(index: Int, slotIndex: Int, description: RelationshipDescription, columns: PropertyColumns, join: JoinSide?) {
+        self.index = index
+        self.slotIndex = slotIndex
+        self.description = description
+        self.columns = columns
+        self.join = join
+    }
+
     var name: String { description.name }
     var isToMany: Bool { description.isToMany }
     var isOrdered: Bool { description.isToMany && description.isOrdered }

@@ -32,7 +32,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     init(temporaryFor entity: EntityLayout) {
         self.entity = entity
         self.storeIdentifier = ""
-        self.identity = .temporary(UUID())
+        self.identity = .temporary(TemporaryIdentifiers.next())
     }
 
     /// `true` until the object is saved.
@@ -71,9 +71,10 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
             && left.entity.rootName == right.entity.rootName
     }
 
-    /// Hashes what `==` compares.
+    /// Hashes what `==` compares. The root's entity number stands for its name: within one store the
+    /// two go together (the store is checked against its model), and an integer hashes faster.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identity)
-        hasher.combine(entity.rootName)
+        hasher.combine(entity.rootNumber)
     }
 }
