@@ -21,6 +21,8 @@ public struct EntityProxy: Sendable, Hashable {
     public var conformingClassName: String?
     /// Whether this is the proxy of a model-level composite rather than of an entity.
     public var isComposite: Bool
+    /// Whether the entity's generated class declares `cdqiEntityName` itself (so the conformance must not).
+    public var classDeclaresEntityName: Bool
 
     /// Creates a proxy description.
     public init(
@@ -30,7 +32,8 @@ public struct EntityProxy: Sendable, Hashable {
         isFinal: Bool = true,
         properties: [ProxyProperty] = [],
         conformingClassName: String? = nil,
-        isComposite: Bool = false
+        isComposite: Bool = false,
+        classDeclaresEntityName: Bool = false
     ) {
         self.entityName = entityName
         self.proxyName = proxyName
@@ -39,6 +42,7 @@ public struct EntityProxy: Sendable, Hashable {
         self.properties = properties
         self.conformingClassName = conformingClassName
         self.isComposite = isComposite
+        self.classDeclaresEntityName = classDeclaresEntityName
     }
 
     /// The file the proxy is written to when each entity gets its own file.

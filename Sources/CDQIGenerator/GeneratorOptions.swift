@@ -7,12 +7,19 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var suffix: String
     /// The number of spaces one level of indentation takes. Default: 4.
     public var indentWidth: Int
+    /// Which entities get generated classes (and so an embedded model that registers them). Default:
+    /// ``ObjectClassSelection/asModelSays``.
+    public var objectClasses: ObjectClassSelection
 
     /// Creates options; every parameter has CDQI's default.
-    public init(accessLevel: AccessLevel = .internal, suffix: String = "Attribute", indentWidth: Int = 4) {
+    public init(
+        accessLevel: AccessLevel = .internal, suffix: String = "Attribute", indentWidth: Int = 4,
+        objectClasses: ObjectClassSelection = .asModelSays
+    ) {
         self.accessLevel = accessLevel
         self.suffix = suffix
         self.indentWidth = indentWidth
+        self.objectClasses = objectClasses
     }
 
     /// Whether `suffix` can be appended to an identifier and leave an identifier: non-empty, and made

@@ -16,6 +16,13 @@ public struct ProxyGeneration: Sendable {
     /// Runtime type names (and `String`) that a class of the model shadows; generated code qualifies them
     /// (`CoreDataQueryInterface.Entity`, `Swift.String`).
     public var shadowedRuntimeNames: Set<String>
+    /// The entity classes (and category extensions) to write, in model order: see
+    /// ``GeneratorOptions/objectClasses``. Empty when no entity gets one.
+    public var entityClasses: [EntityClass]
+    /// The name of the generated model type (`CompanyModel`), or `nil` when no entity gets a class.
+    public var modelTypeName: String?
+    /// The model the code is generated from (the embedded model is built from it).
+    public var model: ManagedObjectModel
 
     /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
     public static func mergedFileName(modelName: String) -> String {
@@ -28,20 +35,38 @@ public struct ProxyGeneration: Sendable {
     }
 
     /// One file per entity (`<Entity><Suffix>.swift`), in model order, then one per composite
-    /// (`<Composite>Composite<Suffix>.swift`).
+    /// (`<Composite>Composite<Suffix>.swift`); then, when entities get classes, one per class
+    /// (`<Class>.swift`, or `<Class>+Properties.swift` for a category) and the embedded model
+    /// (`<ModelType>.swift`, which registers every class, selected or not).
     ///
     /// - Parameter entities: The names of the entities to write, or `nil` for all. The composites the
     ///   selected entities use are written with them. The proxies still
     ///   refer to the others' proxies by name (a parent's, a relationship's destination's), which are
     ///   expected to exist from an earlier run.
     public func files(entities: Set<String>? = nil) -> [GeneratedFile] {
-        selected(entities).map { proxy in
+        var files = selected(entities).map { proxy in
             GeneratedFile(
                 name: proxy.fileName,
                 contents: writer.file(modelName: modelName, versionName: versionName, proxies: [proxy]),
                 entityNames: proxy.isComposite ? [] : [proxy.entityName]
             )
         }
+        for entityClass in entityClasses where entities?.contains(entityClass.entityName) ?? true {
+            files.append(GeneratedFile(
+                name: entityClass.fileName,
+                contents: writer.file(
+                    modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports,
+                    blocks: [objectWriter.declaration(entityClass)]),
+                entityNames: [entityClass.entityName]))
+        }
+        if let modelFile = modelDeclaration, let modelTypeName {
+            files.append(GeneratedFile(
+                name: "\(modelTypeName).swift",
+                contents: writer.file(
+                    modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports, blocks: [modelFile]),
+                entityNames: []))
+        }
+        return files
     }
 
     /// All proxies in one file named after the model (``mergedFileName(modelName:)``).
@@ -50,11 +75,39 @@ public struct ProxyGeneration: Sendable {
     ///   the selected entities use are included with them.
     public func mergedFile(entities: Set<String>? = nil) -> GeneratedFile {
         let chosen = selected(entities)
+        let classes = entityClasses.filter { entities?.contains($0.entityName) ?? true }
+        var blocks = chosen.map(writer.declarations)
+        blocks += classes.map(objectWriter.declaration)
+        var imports = [RuntimeNames.module]
+        if let modelFile = modelDeclaration {
+            blocks.append(modelFile)
+            imports += ObjectSourceWriter.imports
+        }
         return GeneratedFile(
             name: Self.mergedFileName(modelName: modelName),
-            contents: writer.file(modelName: modelName, versionName: versionName, proxies: chosen),
+            contents: writer.file(modelName: modelName, versionName: versionName, imports: imports, blocks: blocks),
             entityNames: chosen.filter { !$0.isComposite }.map(\.entityName)
         )
+    }
+
+    /// The class of the entity with the given name, if it gets one.
+    public func entityClass(forEntity name: String) -> EntityClass? {
+        entityClasses.first { $0.entityName == name }
+    }
+
+    private var qualifier: NameQualifier {
+        var shadowed = Set(model.entities.compactMap(\.className)).union(proxies.map(\.proxyName))
+        if let modelTypeName { shadowed.insert(modelTypeName) }
+        return NameQualifier(shadowed: shadowed)
+    }
+
+    private var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
+
+    /// The embedded model's declaration, when entities get classes.
+    private var modelDeclaration: String? {
+        guard let modelTypeName, !entityClasses.isEmpty else { return nil }
+        return ModelSourceWriter(options: options, qualify: qualifier)
+            .declaration(typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses)
     }
 
     /// The proxies that the selected entities' proxies refer to (as superclass or relationship

@@ -27,6 +27,13 @@ import CDQIModel
 /// Composite attributes get a proxy per model composite (`AddressCompositeAttribute`), so
 /// `$0.address.street` builds the key path `address.street`.
 ///
+/// It also plans the entity classes (``ProxyGeneration/entityClasses``): a `ManagedObject` subclass
+/// with typed properties for each entity whose code generation is `class` (or for every entity with
+/// ``ObjectClassSelection/all``), an extension with the properties for `category` entities, and an
+/// enum that builds the model in code and registers the classes (``ProxyGeneration/modelTypeName``).
+/// Classes follow the model's inheritance; then only the root class of a hierarchy conforms to
+/// `Entity`, and each generated class names its own entity with `class var cdqiEntityName`.
+///
 /// Whatever cannot be generated as the model says (a clash with a runtime type, a name that is not a
 /// Swift identifier, a class shared by several entities, an attribute type with no proxy) is either
 /// generated under a name that works or left out, and each case gives a warning in
@@ -50,14 +57,17 @@ public struct ProxyGenerator: Sendable {
     /// - Returns: The proxies and the warnings; ask it for the files.
     public func generate(_ model: ManagedObjectModel, modelName: String) -> ProxyGeneration {
         var planner = ProxyPlanner(model: model, options: options)
-        let plan = planner.plan()
+        let plan = planner.plan(modelName: modelName)
         return ProxyGeneration(
             modelName: modelName,
             versionName: model.versionName,
             options: options,
             proxies: plan.proxies,
             diagnostics: plan.diagnostics,
-            shadowedRuntimeNames: plan.shadowedRuntimeNames
+            shadowedRuntimeNames: plan.shadowedRuntimeNames,
+            entityClasses: plan.objects.classes,
+            modelTypeName: plan.objects.modelTypeName,
+            model: model
         )
     }
 }

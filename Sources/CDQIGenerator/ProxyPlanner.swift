@@ -25,7 +25,9 @@ struct ProxyPlanner {
     }
 
     /// The proxies in model order, the runtime names that model classes shadow, and the warnings.
-    mutating func plan() -> (proxies: [EntityProxy], shadowedRuntimeNames: Set<String>, diagnostics: [ModelDiagnostic]) {
+    mutating func plan(modelName: String) -> (
+        proxies: [EntityProxy], shadowedRuntimeNames: Set<String>, diagnostics: [ModelDiagnostic], objects: ObjectPlanner.Plan
+    ) {
         collectEntities()
         resolveInheritance()
         nameProxies()
@@ -33,6 +35,11 @@ struct ProxyPlanner {
         let conformances = claimClasses()
         let properties = planProperties()
         let compositeProxies = planComposites()
+        var objectPlanner = ObjectPlanner(
+            model: model, options: options, entities: entities, parentOf: parentOf, owners: conformances,
+            takenTypeNames: Set(proxyNameOf.values).union(compositeProxyOf.values))
+        let objects = objectPlanner.plan(modelName: modelName)
+        for (name, diagnostics) in objectPlanner.diagnostics { entityDiagnostics[name, default: []] += diagnostics }
         let parents = Set(parentOf.values)
         let proxies = entities.map { entity in
             EntityProxy(
@@ -41,12 +48,14 @@ struct ProxyPlanner {
                 superclassName: parentOf[entity.name].flatMap { proxyNameOf[$0] },
                 isFinal: !parents.contains(entity.name),
                 properties: properties[entity.name] ?? [],
-                conformingClassName: conformances[entity.name]
+                // A class that subclasses another entity's generated class inherits its conformance.
+                conformingClassName: objects.inheritingConformance.contains(entity.name) ? nil : conformances[entity.name],
+                classDeclaresEntityName: objects.declaringEntityName.contains(entity.name)
             )
         }
         let classNames = Set(entities.compactMap(\.className))
         let diagnostics = leadingDiagnostics + entities.flatMap { entityDiagnostics[$0.name] ?? [] } + compositeDiagnostics
-        return (proxies + compositeProxies, classNames.intersection(RuntimeNames.types.union(["String"])), diagnostics)
+        return (proxies + compositeProxies, classNames.intersection(RuntimeNames.types.union(["String"])), diagnostics, objects)
     }
 
     private mutating func warn(_ entity: EntityDescription, _ message: String, at location: SourceLocation? = nil) {

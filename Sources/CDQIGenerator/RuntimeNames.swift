@@ -15,7 +15,27 @@ enum RuntimeNames {
         "StringAttribute", "Integer16Attribute", "Integer32Attribute", "Integer64Attribute",
         "DoubleAttribute", "FloatAttribute", "DecimalAttribute", "BooleanAttribute", "BoolAttribute",
         "DateAttribute", "DataAttribute", "UUIDAttribute", "URIAttribute",
+        "AggregateExpression", "AggregateFunction", "SubqueryExpression", "QueryError", "ExpressionConvertible",
+        "QuerySelectable", "TypedExpression", "QueryResultValue", "QueryIterator", "QuerySelection",
+        "SelectionConvertible", "ComputedExpression",
     ]
+
+    /// The types generated entity classes and embedded models refer to, with the module that declares
+    /// each (they are written qualified when a class of the model shadows them). A test checks that
+    /// each module declares its names.
+    static let objectTypeModules: [String: String] = [
+        "ManagedObject": "CDQIStore", "GeneratedModel": "CDQIStore",
+        "ManagedObjectModel": "CDQIModel", "EntityDescription": "CDQIModel", "AttributeDescription": "CDQIModel",
+        "RelationshipDescription": "CDQIModel", "FetchedPropertyDescription": "CDQIModel",
+        "FetchRequestTemplate": "CDQIModel", "FetchIndex": "CDQIModel", "UniquenessConstraint": "CDQIModel",
+        "CompositeDescription": "CDQIModel", "ModelConfiguration": "CDQIModel",
+        "String": "Swift", "Int": "Swift", "Set": "Swift", "Array": "Swift", "Int16": "Swift", "Int32": "Swift",
+        "Int64": "Swift", "Double": "Swift", "Float": "Swift", "Bool": "Swift",
+        "Decimal": "Foundation", "Date": "Foundation", "Data": "Foundation", "UUID": "Foundation", "URL": "Foundation",
+    ]
+
+    /// The names of ``objectTypeModules``.
+    static var objectTypes: Set<String> { Set(objectTypeModules.keys) }
 
     /// The proxy type of an attribute type, or `nil` for the types that have none (Undefined,
     /// ObjectID, Composite).

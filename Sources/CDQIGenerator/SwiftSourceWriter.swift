@@ -9,9 +9,13 @@ struct SwiftSourceWriter {
 
     /// A whole file: the header comment, the import and the declarations, separated by blank lines.
     func file(modelName: String, versionName: String?, proxies: [EntityProxy]) -> String {
-        var blocks = [header(modelName: modelName, versionName: versionName), "import \(RuntimeNames.module)"]
-        blocks += proxies.map(declarations)
-        return blocks.joined(separator: "\n\n") + "\n"
+        file(modelName: modelName, versionName: versionName, imports: [RuntimeNames.module], blocks: proxies.map(declarations))
+    }
+
+    /// A whole file with the given imports (sorted) and declaration blocks.
+    func file(modelName: String, versionName: String?, imports: [String], blocks: [String]) -> String {
+        let importLines = imports.sorted().map { "import \($0)" }.joined(separator: "\n")
+        return ([header(modelName: modelName, versionName: versionName), importLines] + blocks).joined(separator: "\n\n") + "\n"
     }
 
     /// The first line: where the file came from and that it is generated. No dates, so the same model
@@ -54,7 +58,7 @@ struct SwiftSourceWriter {
             "nonisolated extension \(SwiftIdentifier.escaped(className)): \(runtime("Entity")) {",
             "\(indent)\(access)typealias CDQIAttribute = \(proxy.proxyName)",
         ]
-        if className != proxy.entityName {
+        if className != proxy.entityName && !proxy.classDeclaresEntityName {
             let string = shadowedRuntimeNames.contains("String") ? "Swift.String" : "String"
             lines.append("\(indent)\(access)static var cdqiEntityName: \(string) { \(stringLiteral(proxy.entityName)) }")
         }
@@ -67,7 +71,10 @@ struct SwiftSourceWriter {
     }
 
     /// A Swift string literal for `text`, escaping what a literal cannot hold as is.
-    func stringLiteral(_ text: String) -> String {
+    func stringLiteral(_ text: String) -> String { Self.stringLiteral(text) }
+
+    /// A Swift string literal for `text`, escaping what a literal cannot hold as is.
+    static func stringLiteral(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

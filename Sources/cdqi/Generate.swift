@@ -13,6 +13,12 @@ struct Generate: ParsableCommand {
             Each file declares the entity's proxy class and makes the entity's class \
             conform to Entity. Files that exist and differ are kept unless --force is given.
 
+            Entities whose code generation is 'class' (or every entity, with --objects) also \
+            get a ManagedObject subclass with typed properties in <Class>.swift; 'category' \
+            entities get an extension with the properties in <Class>+Properties.swift. \
+            Then <Model>Model.swift builds the model in code and registers the classes: \
+            'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
+
             Warnings and errors go to standard error as 'path:line: warning: message'. \
             Exit status: 0 on success, 64 on bad usage, 1 when the model cannot be found, \
             read or written.
@@ -55,6 +61,9 @@ struct Generate: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would be written, and write nothing.")
     var dryRun = false
 
+    @Flag(name: .customLong("objects"), help: "Write an entity class for every entity, whatever its code generation setting.")
+    var objects = false
+
     func validate() throws {
         guard GeneratorOptions.isValidSuffix(suffix) else {
             throw ValidationError("--suffix '\(suffix)' must be one or more letters, digits or underscores.")
@@ -94,7 +103,9 @@ struct Generate: ParsableCommand {
             throw ExitCode.validationFailure
         }
 
-        let options = GeneratorOptions(accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent)
+        let options = GeneratorOptions(
+            accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent,
+            objectClasses: objects ? .all : .asModelSays)
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         generation.diagnostics.forEach { StandardError.print($0.description) }
 

@@ -8,10 +8,17 @@ import Testing
         try folder.copyFixture("Company.xcdatamodeld", into: "App/Model")
         let output = try CommandRunner.run(["Company"], in: folder.url)
         #expect(output.status == 0)
+        // Department and Employee have codeGenerationType="class": their classes and the model that
+        // registers them are written too; TestEntity is manual.
         #expect(folder.files(in: "App/Model") == [
-            "Company.xcdatamodeld", "DepartmentAttribute.swift", "EmployeeAttribute.swift", "TestEntityAttribute.swift",
+            "Company.xcdatamodeld", "CompanyModel.swift", "Department.swift", "DepartmentAttribute.swift", "Employee.swift",
+            "EmployeeAttribute.swift", "TestEntityAttribute.swift",
         ])
-        #expect(output.standardOutput.split(separator: "\n").map { $0.hasPrefix("wrote ") } == [true, true, true])
+        #expect(output.standardOutput.split(separator: "\n").map { $0.hasPrefix("wrote ") } == Array(repeating: true, count: 6))
+        let employeeClass = try #require(folder.contents("App/Model/Employee.swift"))
+        #expect(employeeClass.contains("\nimport CDQIStore\n"))
+        #expect(employeeClass.contains("\nnonisolated final class Employee: ManagedObject {"))
+        #expect(folder.contents("App/Model/CompanyModel.swift")?.contains("\nnonisolated enum CompanyModel: GeneratedModel {") == true)
         let employee = try #require(folder.contents("App/Model/EmployeeAttribute.swift"))
         #expect(employee.contains("\nnonisolated final class EmployeeAttribute: EntityAttribute, Subqueryable {"))
         #expect(employee.contains("\nnonisolated extension Employee: Entity {"))
@@ -40,6 +47,30 @@ import Testing
         #expect(forced.status == 0)
         #expect(forced.standardOutput.contains("overwrote \(employee.path)"))
         #expect(folder.contents("EmployeeAttribute.swift")?.contains("class EmployeeAttribute") == true)
+    }
+
+    @Test func objectsWritesAClassForEveryEntity() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Developers.xcdatamodeld")
+        let output = try CommandRunner.run(["Developers", "--objects", "-o", "Out"], in: folder.url)
+        #expect(output.status == 0)
+        #expect(folder.files(in: "Out") == [
+            "Developer.swift", "DeveloperAttribute.swift", "DevelopersModel.swift", "Language.swift", "LanguageAttribute.swift",
+            "Project.swift", "ProjectAttribute.swift",
+        ])
+        // Project.lead is a to-one to Developer, Project.members a to-many (attributes: deadline 0, name 1;
+        // relationships: lead 0, members 1).
+        let project = try #require(folder.contents("Out/Project.swift"))
+        #expect(project.contains("    var lead: Developer? {\n        get { cdqiToOne(at: 0) as? Developer }"))
+        #expect(project.contains("    var members: Set<Developer> {\n        get { Set(cdqiToMany(at: 1).compactMap { $0 as? Developer }) }"))
+        #expect(project.contains("    func addToMembers(_ value: Developer) { cdqiAdd(value, toManyAt: 1) }"))
+        #expect(output.standardError.isEmpty)
+        // Merged: one file, with the imports of both parts.
+        let merged = try CommandRunner.run(["Developers", "--objects", "-m", "-o", "Merged"], in: folder.url)
+        #expect(merged.status == 0)
+        #expect(folder.files(in: "Merged") == ["Developers+CDQI.swift"])
+        #expect(folder.contents("Merged/Developers+CDQI.swift")?.contains(
+            "import CDQIModel\nimport CDQIStore\nimport CoreDataQueryInterface\nimport Foundation\n") == true)
     }
 
     @Test func dryRunListsAndWritesNothing() throws {

@@ -4,10 +4,13 @@ import Testing
 
 @testable import CDQIGenerator
 
-/// Generates the proxies of every corpus model the loader loads (and of the fixtures), and compiles
-/// them against CoreDataQueryInterface in a scratch SwiftPM package: one target per model so names
-/// cannot clash, and an empty class for each class that conforms to `Entity` (until the store issue
-/// generates the entity classes too).
+/// Generates the proxies and the entity classes (`--objects`) of every corpus model the loader loads
+/// (and of the fixtures), and compiles them against the runtime in a scratch SwiftPM package: one
+/// target per model so names cannot clash, with an empty stand-in class for each class that conforms
+/// to `Entity` but is not generated. A fixture program (`Expected/Programs/ObjectsRoundTrip.swift`),
+/// compiled with the classes of the Company, Developers and Library fixtures, then inserts, saves,
+/// fetches and reads typed values through them, and checks that the embedded models equal the model
+/// files (same version hashes).
 ///
 /// Slow (a full SwiftPM build), so it runs only when `CDQI_E2E=1`, as CI sets it.
 @Suite struct EndToEndCompileTests {
@@ -18,8 +21,14 @@ import Testing
         var target: String
         var label: String
         var files: [GeneratedFile]
+        /// Classes the generated code refers to but does not declare: plain stand-ins.
         var classNames: [String]
+        /// Classes of `category` entities: hand-written `ManagedObject` subclasses in a real app.
+        var categoryClassNames: [String] = []
         var isPublic: Bool
+        /// For corpus models: the generated model type and the model file, which the round-trip program
+        /// compares (through a public function the target exports).
+        var modelCheck: (typeName: String, path: String)?
         /// Compile with the main actor as default isolation (Swift 6.2's `defaultIsolation`), as new
         /// app targets do.
         var isMainActorByDefault = false
@@ -41,22 +50,46 @@ import Testing
                 notLoaded.append(name)
                 continue
             }
-            cases.append(makeCase(target: "Corpus\(cases.count)", label: name, model: loaded.model, modelName: loaded.modelName))
+            var corpusCase = makeCase(
+                target: "Corpus\(cases.count)", label: name, model: loaded.model, modelName: loaded.modelName,
+                options: GeneratorOptions(objectClasses: .all))
+            let typeName = ProxyGenerator(options: GeneratorOptions(objectClasses: .all))
+                .generate(loaded.model, modelName: loaded.modelName).modelTypeName
+            corpusCase.modelCheck = typeName.map { ($0, url.path) }
+            cases.append(corpusCase)
         }
         let corpusCount = cases.count
+        // The fixtures as the model says (Company's Department and Employee have code generation
+        // `class`; the rest get proxies only).
         for name in ["Company", "Developers", "Library"] {
             let loaded = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("\(name).xcdatamodeld"))
             cases.append(makeCase(target: "Fixture\(name)", label: name, model: loaded.model, modelName: name))
         }
         let library = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("Library.xcdatamodeld"))
         cases.append(makeCase(
-            target: "PublicLibrary", label: "Library (-p -n 2 -s Proxy)", model: library.model, modelName: "Library",
-            options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 2), isPublic: true))
+            target: "PublicLibrary", label: "Library (-p -n 2 -s Proxy --objects)", model: library.model, modelName: "Library",
+            options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 2, objectClasses: .all), isPublic: true))
         cases.append(makeCase(target: "Clashes", label: "clash rules", model: Self.clashModel, modelName: "Clashes"))
-        var mainActor = makeCase(target: "MainActorLibrary", label: "Library (main actor by default)",
-                                 model: library.model, modelName: "Library")
+        cases.append(makeCase(target: "ClashesObjects", label: "clash rules (--objects)", model: Self.clashModel,
+                              modelName: "Clashes", options: GeneratorOptions(objectClasses: .all)))
+        var categories = library.model
+        for index in categories.entities.indices { categories.entities[index].codeGenerationType = .category }
+        cases.append(makeCase(target: "CategoryLibrary", label: "Library (every entity a category)", model: categories,
+                              modelName: "Library"))
+        var mainActor = makeCase(target: "MainActorLibrary", label: "Library (main actor by default, --objects)",
+                                 model: library.model, modelName: "Library", options: GeneratorOptions(objectClasses: .all))
         mainActor.isMainActorByDefault = true
         cases.append(mainActor)
+        var program = Case(target: Self.programTarget, label: "the objects round-trip program", files: [], classNames: [],
+                           isPublic: false)
+        for name in ["Company", "Developers", "Library"] {
+            let loaded = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("\(name).xcdatamodeld"))
+            program.files += ProxyGenerator(options: GeneratorOptions(objectClasses: .all))
+                .generate(loaded.model, modelName: name).files()
+        }
+        program.files.append(GeneratedFile(
+            name: "main.swift", contents: try TestPaths.expectedText("Programs/ObjectsRoundTrip.swift"), entityNames: []))
+        cases.append(program)
 
         let failed = try build(cases)
         let corpusFailed = failed.filter { $0.hasPrefix("Corpus") }
@@ -68,16 +101,35 @@ import Testing
         #expect(!failed.contains(Self.pluginTarget), "the build-tool plugin did not generate usable proxies")
         let labels = failed.compactMap { target in cases.first { $0.target == target }?.label }
         #expect(failed.isEmpty, "generated code does not compile for: \(labels)")
+
+        // Run the round-trip program.
+        if !failed.contains(Self.programTarget) {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-e2e")
+            let (status, output) = try run(
+                ["swift", "run", "--package-path", scratch.path, "--skip-build", Self.programTarget, TestPaths.fixtures.path],
+                in: scratch)
+            for line in output.split(separator: "\n") { print("cdqi end-to-end: \(line)") }
+            #expect(status == 0, "the objects round-trip program failed:\n\(output.suffix(4000))")
+            #expect(output.contains("objects round trip: ok ("))
+            let corpusChecked = cases.filter { $0.modelCheck != nil && !failed.contains($0.target) }.count
+            #expect(output.contains("\(corpusChecked) corpus models"), "every compiled corpus model is checked")
+        }
     }
+
+    /// The executable target that runs generated classes against the store.
+    static let programTarget = "ObjectsRoundTrip"
 
     private func makeCase(
         target: String, label: String, model: ManagedObjectModel, modelName: String,
         options: GeneratorOptions = GeneratorOptions(), isPublic: Bool = false
     ) -> Case {
         let generation = ProxyGenerator(options: options).generate(model, modelName: modelName)
+        let generated = Set(generation.entityClasses.map(\.className))
+        let categories = generation.entityClasses.filter { $0.form == .category }.map(\.className)
         return Case(
             target: target, label: label, files: generation.files(),
-            classNames: generation.proxies.compactMap(\.conformingClassName), isPublic: isPublic)
+            classNames: generation.proxies.compactMap(\.conformingClassName).filter { !generated.contains($0) },
+            categoryClassNames: categories, isPublic: isPublic)
     }
 
     /// Names that exercise every rule at once: runtime-type clashes, shadowing class names, keywords,
@@ -134,11 +186,22 @@ import Testing
             let access = item.isPublic ? "public " : ""
             let classes = Set(item.classNames).sorted()
                 .map { "\(access)final class \(SwiftIdentifier.escaped($0)) {}\n" }.joined()
-            try ("// Stand-ins for the entity classes.\n" + classes)
+            let categories = Set(item.categoryClassNames).sorted()
+                .map { "\(access)nonisolated class \(SwiftIdentifier.escaped($0)): CDQIStore.ManagedObject {}\n" }.joined()
+            // Always written, so that a target whose model generates nothing still has a source file.
+            try ("// Stand-ins for the entity classes.\n\(categories.isEmpty ? "" : "import CDQIStore\n\n")" + classes + categories)
                 .write(to: folder.appendingPathComponent("EntityClasses.swift"), atomically: true, encoding: .utf8)
+            if let check = item.modelCheck {
+                try modelCheckSource(typeName: check.typeName, path: check.path)
+                    .write(to: folder.appendingPathComponent("ModelCheck.swift"), atomically: true, encoding: .utf8)
+            }
             if item.isMainActorByDefault {
-                // Main-actor code must be able to build proxies and read the conformance.
-                let use = "func keyPath() -> String { ItemAttribute().shelf.name.cdqiKeyPath + Item.cdqiEntityName }\n"
+                // Main-actor code must be able to build proxies, read the conformance and the typed properties.
+                let use = """
+                    func keyPath() -> String { ItemAttribute().shelf.name.cdqiKeyPath + Item.cdqiEntityName }
+                    func title(_ item: Item) -> String { item.title + (item.shelf?.name ?? "") }
+
+                    """
                 try use.write(to: folder.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
             }
         }
@@ -147,7 +210,10 @@ import Testing
         var failed: [String] = []
         while !remaining.isEmpty {
             let mainActorTargets = Set(cases.filter(\.isMainActorByDefault).map(\.target))
-            try manifest(targets: remaining, mainActorTargets: mainActorTargets).write(
+            let checked = cases.filter { $0.modelCheck != nil && remaining.contains($0.target) }
+            try corpusChecksSource(checked).write(
+                to: sources.appendingPathComponent("\(Self.programTarget)/CorpusChecks.swift"), atomically: true, encoding: .utf8)
+            try manifest(targets: remaining, mainActorTargets: mainActorTargets, programDependencies: checked.map(\.target)).write(
                 to: scratch.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
             let (status, log) = try run(["swift", "build", "--package-path", scratch.path], in: scratch)
             // Compiler warnings in Swift files only: the plugin also relays cdqi's warnings about the model.
@@ -184,18 +250,57 @@ import Testing
         try FileManager.default.copyItem(
             at: TestPaths.fixtures.appendingPathComponent("Company.xcdatamodeld"),
             to: folder.appendingPathComponent("Company.xcdatamodeld"))
+        // Department and Employee have code generation `class`: the plugin generates them.
         let code = """
-            final class Department {}
-            final class Employee {}
             final class TestEntity {}
 
             func departmentNamePath() -> String { EmployeeAttribute().department.name.cdqiKeyPath }
+            func registeredClasses() -> Int { CompanyModel.entityClasses.count }
+            func lastName(_ employee: Employee) -> String { employee.lastName + (employee.department?.name ?? "") }
 
             """
         try code.write(to: folder.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
     }
 
-    private func manifest(targets: [String], mainActorTargets: Set<String>) -> String {
+    /// A public function of a corpus target: `nil` when its embedded model equals the model file (so
+    /// has the same version hashes) and opens an in-memory store with its classes registered. A store
+    /// that does not open is the store layer's problem, not the generator's: that answer starts with
+    /// `store:`, and the program reports it as a note.
+    private func modelCheckSource(typeName: String, path: String) -> String {
+        let literal = SwiftSourceWriter.stringLiteral(path)
+        return """
+            import CDQIModel
+            import CDQIStore
+            import Foundation
+
+            public func cdqiEmbeddedModelProblem() -> Swift.String? {
+                guard let loaded = try? CDQIModel.ModelLoader().load(url: Foundation.URL(fileURLWithPath: \(literal))) else {
+                    return "the model file does not load"
+                }
+                guard \(typeName).model == loaded.model else { return "the embedded model differs from the model file" }
+                guard CDQIModel.ModelVersionHashes(model: \(typeName).model) == CDQIModel.ModelVersionHashes(model: loaded.model) else {
+                    return "the version hashes differ"
+                }
+                do {
+                    _ = try CDQIStore.PersistentContainer(model: \(typeName).self, url: nil)
+                } catch {
+                    return "store: an in-memory store does not open: \\(error)"
+                }
+                return nil
+            }
+
+            """
+    }
+
+    /// The round-trip program's list of corpus checks, for the corpus targets that still build.
+    private func corpusChecksSource(_ cases: [Case]) -> String {
+        let imports = cases.map { "import \($0.target)\n" }.joined()
+        let entries = cases.map { "    (\(SwiftSourceWriter.stringLiteral($0.label)), \($0.target).cdqiEmbeddedModelProblem),\n" }.joined()
+        return "\(imports)\n/// Each corpus model compiled into this program, with its check.\n"
+            + "let corpusChecks: [(label: String, problem: @Sendable () -> String?)] = [\n\(entries)]\n"
+    }
+
+    private func manifest(targets: [String], mainActorTargets: Set<String>, programDependencies: [String]) -> String {
         let root = TestPaths.packageRoot.resolvingSymlinksInPath()
         let identity = root.lastPathComponent
         let list = targets.map { target in
@@ -203,8 +308,13 @@ import Testing
             if target == Self.pluginTarget {
                 settings += ", plugins: [.plugin(name: \"CDQIPlugin\", package: \"\(identity)\")]"
             }
-            return "        .target(name: \"\(target)\", dependencies: [.product(name: \"CoreDataQueryInterface\", "
-                + "package: \"\(identity)\")]\(settings)),"
+            var products = ["CoreDataQueryInterface", "CDQIStore", "CDQIModel"]
+                .map { ".product(name: \"\($0)\", package: \"\(identity)\")" }.joined(separator: ", ")
+            if target == Self.programTarget {
+                products += programDependencies.map { ", \"\($0)\"" }.joined()
+            }
+            let kind = target == Self.programTarget ? "executableTarget" : "target"
+            return "        .\(kind)(name: \"\(target)\", dependencies: [\(products)]\(settings)),"
         }.joined(separator: "\n")
         return """
             // swift-tools-version: 6.2

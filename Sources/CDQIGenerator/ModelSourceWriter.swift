@@ -1,0 +1,260 @@
+import CDQIModel
+
+/// Renders a model as Swift code that builds the same `ManagedObjectModel` value (compile-time checked:
+/// nothing is parsed or decoded at run time), inside an enum that conforms to `GeneratedModel` and lists
+/// the entity classes to register.
+///
+/// Only settings that differ from the model types' defaults are written. Every setting the model types
+/// hold is covered, so the built model equals the loaded one (and so has the same version hashes);
+/// only source locations are not kept.
+struct ModelSourceWriter {
+    let options: GeneratorOptions
+    let qualify: NameQualifier
+
+    private var indent: String { String(repeating: " ", count: max(options.indentWidth, 0)) }
+    private var access: String { options.accessLevel.declarationPrefix }
+
+    func declaration(typeName: String, modelName: String, model: ManagedObjectModel, classes: [EntityClass]) -> String {
+        let i1 = indent, i2 = indent + indent, i3 = indent + indent + indent
+        var lines = [
+            "/// The \(commentSafe(modelName)) model, built in code, and its entity classes: open a store with",
+            "/// `try PersistentContainer(model: \(typeName).self, url: storeURL)` (generated: do not edit).",
+            "\(access)nonisolated enum \(typeName): \(qualify("GeneratedModel")) {",
+            "\(i1)/// The model (equal to the model file's, with the same version hashes).",
+            "\(i1)\(access)static let model: \(qualify("ManagedObjectModel")) = makeModel()",
+            "",
+            "\(i1)/// The entity classes, registered by `PersistentContainer(model:url:)`.",
+            "\(i1)\(access)static var entityClasses: [(entityName: \(qualify("String")), objectClass: \(qualify("ManagedObject")).Type)] {",
+        ]
+        if classes.isEmpty {
+            lines.append("\(i2)[]")
+        } else {
+            lines.append("\(i2)[")
+            for entityClass in classes {
+                lines.append("\(i3)(\(literal(entityClass.entityName)), \(SwiftIdentifier.escaped(entityClass.className)).self),")
+            }
+            lines.append("\(i2)]")
+        }
+        lines += ["\(i1)}", ""]
+
+        // makeModel()
+        lines.append("\(i1)private static func makeModel() -> \(qualify("ManagedObjectModel")) {")
+        let entityCalls = model.entities.indices.map { "entity\($0)()" }
+        var settings: [String] = []
+        if !model.composites.isEmpty {
+            settings.append("model.composites = [\(model.composites.indices.map { "composite\($0)()" }.joined(separator: ", "))]")
+        }
+        for template in model.fetchRequestTemplates {
+            settings += block(fetchRequest(template, variable: "request"), appendingTo: "model.fetchRequestTemplates")
+        }
+        for configuration in model.configurations {
+            let built = build(
+                "\(qualify("ModelConfiguration"))(name: \(literal(configuration.name)), memberEntityNames: "
+                    + "\(stringArray(configuration.memberEntityNames)))",
+                variable: "configuration", settings: configuration.isUsedWithCloudKit ? ["isUsedWithCloudKit = true"] : [])
+            settings += block(built, appendingTo: "model.configurations")
+        }
+        if let value = model.versionIdentifier { settings.append("model.versionIdentifier = \(literal(value))") }
+        if let value = model.versionName { settings.append("model.versionName = \(literal(value))") }
+        let tool = model.toolInfo
+        if let value = tool.lastSavedToolsVersion { settings.append("model.toolInfo.lastSavedToolsVersion = \(literal(value))") }
+        if let value = tool.systemVersion { settings.append("model.toolInfo.systemVersion = \(literal(value))") }
+        if let value = tool.minimumToolsVersion { settings.append("model.toolInfo.minimumToolsVersion = \(literal(value))") }
+        if let value = tool.sourceLanguage { settings.append("model.toolInfo.sourceLanguage = \(literal(value))") }
+        if tool.isUsedWithCloudKit { settings.append("model.toolInfo.isUsedWithCloudKit = true") }
+        if tool.isUsedWithSwiftData { settings.append("model.toolInfo.isUsedWithSwiftData = true") }
+        let creation = "\(qualify("ManagedObjectModel"))(entities: [\(entityCalls.joined(separator: ", "))])"
+        if settings.isEmpty {
+            lines.append("\(i2)\(creation)")
+        } else {
+            lines.append("\(i2)var model = \(creation)")
+            lines += settings.map { i2 + $0 }
+            lines.append("\(i2)return model")
+        }
+        lines.append("\(i1)}")
+
+        for (index, entity) in model.entities.enumerated() {
+            lines.append("")
+            lines += entityFunction(entity, index: index).map { i1 + $0 }
+        }
+        for (index, composite) in model.composites.enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func composite\(index)() -> \(qualify("CompositeDescription")) {")
+            if composite.attributes.isEmpty {
+                lines.append("\(i2)\(qualify("CompositeDescription"))(name: \(literal(composite.name)), attributes: [])")
+            } else {
+                lines.append("\(i2)var composite = \(qualify("CompositeDescription"))(name: \(literal(composite.name)), attributes: [])")
+                for attribute in composite.attributes {
+                    lines += block(attributeBuild(attribute), appendingTo: "composite.attributes").map { i2 + $0 }
+                }
+                lines.append("\(i2)return composite")
+            }
+            lines.append("\(i1)}")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Entities
+
+    private func entityFunction(_ entity: EntityDescription, index: Int) -> [String] {
+        let i1 = indent
+        var arguments = "name: \(literal(entity.name))"
+        if let value = entity.representedClassName { arguments += ", representedClassName: \(literal(value))" }
+        if let value = entity.parentEntityName { arguments += ", parentEntityName: \(literal(value))" }
+        var body: [String] = []
+        if entity.isAbstract { body.append("entity.isAbstract = true") }
+        if let value = entity.codeGenerationType { body.append("entity.codeGenerationType = .\(value)") }
+        if let value = entity.renamingIdentifier { body.append("entity.renamingIdentifier = \(literal(value))") }
+        if let value = entity.versionHashModifier { body.append("entity.versionHashModifier = \(literal(value))") }
+        for attribute in entity.attributes { body += block(attributeBuild(attribute), appendingTo: "entity.attributes") }
+        for relationship in entity.relationships { body += block(relationshipBuild(relationship), appendingTo: "entity.relationships") }
+        for fetched in entity.fetchedProperties {
+            let (requestSetup, request) = fetchRequest(fetched.fetchRequest, variable: "request")
+            var settings: [String] = []
+            if fetched.isOptional { settings.append("isOptional = true") }
+            if !fetched.userInfo.isEmpty { settings.append("userInfo = \(userInfo(fetched.userInfo))") }
+            let (setup, expression) = build(
+                "\(qualify("FetchedPropertyDescription"))(name: \(literal(fetched.name)), fetchRequest: \(request))",
+                variable: "fetched", settings: settings)
+            body += block((requestSetup + setup, expression), appendingTo: "entity.fetchedProperties")
+        }
+        for fetchIndex in entity.fetchIndexes { body.append("entity.fetchIndexes.append(\(fetchIndexExpression(fetchIndex)))") }
+        for fetchIndex in entity.compoundIndexes { body.append("entity.compoundIndexes.append(\(fetchIndexExpression(fetchIndex)))") }
+        for constraint in entity.uniquenessConstraints {
+            body.append("entity.uniquenessConstraints.append(\(qualify("UniquenessConstraint"))(properties: \(stringArray(constraint.properties))))")
+        }
+        if !entity.userInfo.isEmpty { body.append("entity.userInfo = \(userInfo(entity.userInfo))") }
+
+        let creation = "\(qualify("EntityDescription"))(\(arguments))"
+        var lines = ["private static func entity\(index)() -> \(qualify("EntityDescription")) {"]
+        if body.isEmpty {
+            lines.append("\(i1)\(creation)")
+        } else {
+            lines.append("\(i1)var entity = \(creation)")
+            lines += body.map { i1 + $0 }
+            lines.append("\(i1)return entity")
+        }
+        lines.append("}")
+        return lines
+    }
+
+    private func attributeBuild(_ attribute: AttributeDescription) -> (setup: [String], expression: String) {
+        var arguments = "name: \(literal(attribute.name)), type: .\(attribute.type)"
+        if attribute.isOptional { arguments += ", isOptional: true" }
+        var settings: [String] = []
+        if attribute.isTransient { settings.append("isTransient = true") }
+        if let value = attribute.defaultValueString { settings.append("defaultValueString = \(literal(value))") }
+        if let value = attribute.defaultDateTimeInterval { settings.append("defaultDateTimeInterval = \(double(value))") }
+        if let value = attribute.minValueString { settings.append("minValueString = \(literal(value))") }
+        if let value = attribute.maxValueString { settings.append("maxValueString = \(literal(value))") }
+        if let value = attribute.minDateTimeInterval { settings.append("minDateTimeInterval = \(double(value))") }
+        if let value = attribute.maxDateTimeInterval { settings.append("maxDateTimeInterval = \(double(value))") }
+        if let value = attribute.regularExpression { settings.append("regularExpression = \(literal(value))") }
+        if attribute.isIndexed { settings.append("isIndexed = true") }
+        if let value = attribute.usesScalarValueType { settings.append("usesScalarValueType = \(value)") }
+        if attribute.allowsExternalBinaryDataStorage { settings.append("allowsExternalBinaryDataStorage = true") }
+        if let value = attribute.valueTransformerName { settings.append("valueTransformerName = \(literal(value))") }
+        if let value = attribute.customClassName { settings.append("customClassName = \(literal(value))") }
+        if attribute.isDerived { settings.append("isDerived = true") }
+        if let value = attribute.derivationExpression { settings.append("derivationExpression = \(literal(value))") }
+        if let value = attribute.compositeName { settings.append("compositeName = \(literal(value))") }
+        if attribute.preservesValueInHistoryOnDeletion { settings.append("preservesValueInHistoryOnDeletion = true") }
+        if attribute.isIndexedBySpotlight { settings.append("isIndexedBySpotlight = true") }
+        if attribute.isStoredInExternalRecord { settings.append("isStoredInExternalRecord = true") }
+        if attribute.allowsCloudEncryption { settings.append("allowsCloudEncryption = true") }
+        if let value = attribute.renamingIdentifier { settings.append("renamingIdentifier = \(literal(value))") }
+        if let value = attribute.versionHashModifier { settings.append("versionHashModifier = \(literal(value))") }
+        if !attribute.userInfo.isEmpty { settings.append("userInfo = \(userInfo(attribute.userInfo))") }
+        return build("\(qualify("AttributeDescription"))(\(arguments))", variable: "attribute", settings: settings)
+    }
+
+    private func relationshipBuild(_ relationship: RelationshipDescription) -> (setup: [String], expression: String) {
+        var arguments = "name: \(literal(relationship.name)), destinationEntityName: \(literal(relationship.destinationEntityName))"
+        if let value = relationship.inverseName { arguments += ", inverseName: \(literal(value))" }
+        if let value = relationship.inverseEntityName { arguments += ", inverseEntityName: \(literal(value))" }
+        if relationship.isToMany { arguments += ", isToMany: true" }
+        var settings: [String] = []
+        if relationship.isOptional { settings.append("isOptional = true") }
+        if relationship.isTransient { settings.append("isTransient = true") }
+        if relationship.isOrdered { settings.append("isOrdered = true") }
+        if let value = relationship.minCount { settings.append("minCount = \(value)") }
+        if let value = relationship.maxCount { settings.append("maxCount = \(value)") }
+        if relationship.deleteRule != .nullify { settings.append("deleteRule = .\(relationship.deleteRule)") }
+        if relationship.isIndexed { settings.append("isIndexed = true") }
+        if relationship.isIndexedBySpotlight { settings.append("isIndexedBySpotlight = true") }
+        if relationship.isStoredInExternalRecord { settings.append("isStoredInExternalRecord = true") }
+        if let value = relationship.renamingIdentifier { settings.append("renamingIdentifier = \(literal(value))") }
+        if let value = relationship.versionHashModifier { settings.append("versionHashModifier = \(literal(value))") }
+        if !relationship.userInfo.isEmpty { settings.append("userInfo = \(userInfo(relationship.userInfo))") }
+        return build("\(qualify("RelationshipDescription"))(\(arguments))", variable: "relationship", settings: settings)
+    }
+
+    private func fetchRequest(_ template: FetchRequestTemplate, variable: String) -> (setup: [String], expression: String) {
+        var arguments = "name: \(literal(template.name)), entityName: \(literal(template.entityName))"
+        if let value = template.predicateString { arguments += ", predicateString: \(literal(value))" }
+        var settings: [String] = []
+        if let value = template.fetchLimit { settings.append("fetchLimit = \(value)") }
+        if let value = template.fetchBatchSize { settings.append("fetchBatchSize = \(value)") }
+        if template.resultType != .managedObject { settings.append("resultType = .\(template.resultType)") }
+        if let value = template.includesSubentities { settings.append("includesSubentities = \(value)") }
+        if let value = template.includesPropertyValues { settings.append("includesPropertyValues = \(value)") }
+        if let value = template.includesPendingChanges { settings.append("includesPendingChanges = \(value)") }
+        if let value = template.returnsObjectsAsFaults { settings.append("returnsObjectsAsFaults = \(value)") }
+        if let value = template.returnsDistinctResults { settings.append("returnsDistinctResults = \(value)") }
+        return build("\(qualify("FetchRequestTemplate"))(\(arguments))", variable: variable, settings: settings)
+    }
+
+    private func fetchIndexExpression(_ fetchIndex: FetchIndex) -> String {
+        let elements = fetchIndex.elements.map { element -> String in
+            var text: String
+            if let property = element.property {
+                text = "\(qualify("FetchIndex")).Element(property: \(literal(property))"
+            } else {
+                let type = element.expressionType.map(literal) ?? "nil"
+                text = "\(qualify("FetchIndex")).Element(expression: \(literal(element.expression ?? "")), expressionType: \(type)"
+            }
+            if element.kind != .binary { text += ", kind: .\(element.kind)" }
+            if !element.isAscending { text += ", isAscending: false" }
+            return text + ")"
+        }
+        return "\(qualify("FetchIndex"))(name: \(literal(fetchIndex.name)), elements: [\(elements.joined(separator: ", "))])"
+    }
+
+    // MARK: Building blocks
+
+    /// A value built by an initializer and then `settings` (each `property = value`): the lines that
+    /// set it up and the expression that gives it. Without settings, the initializer alone.
+    private func build(_ creation: String, variable: String, settings: [String]) -> (setup: [String], expression: String) {
+        guard !settings.isEmpty else { return ([], creation) }
+        return (["var \(variable) = \(creation)"] + settings.map { "\(variable).\($0)" }, variable)
+    }
+
+    /// `target.append(expression)`, inside a `do` block when the value needs set-up lines (so that
+    /// their variables do not clash with the next value's).
+    private func block(_ built: (setup: [String], expression: String), appendingTo target: String) -> [String] {
+        guard !built.setup.isEmpty else { return ["\(target).append(\(built.expression))"] }
+        return ["do {"] + built.setup.map { indent + $0 } + ["\(indent)\(target).append(\(built.expression))", "}"]
+    }
+
+    private func literal(_ text: String) -> String { SwiftSourceWriter.stringLiteral(text) }
+
+    private func stringArray(_ values: [String]) -> String {
+        "[" + values.map(literal).joined(separator: ", ") + "]"
+    }
+
+    private func userInfo(_ info: UserInfo) -> String {
+        "[" + info.map { "\(literal($0.key)): \(literal($0.value))" }.joined(separator: ", ") + "]"
+    }
+
+    /// A Double literal that reads back as the same value (Swift prints the shortest such text).
+    private func double(_ value: Double) -> String {
+        if value.isNaN { return "\(qualify("Double")).nan" }
+        if value.isInfinite { return value < 0 ? "-\(qualify("Double")).infinity" : "\(qualify("Double")).infinity" }
+        return "\(value)"
+    }
+
+    private func commentSafe(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+}
