@@ -2,10 +2,38 @@ import Foundation
 import Testing
 
 /// Compiles snippets against the built CoreDataQueryInterface module with `swiftc -typecheck`:
-/// a well-typed comparison must compile and a String attribute compared with a number must not.
+/// well-typed filters must compile, and ill-typed ones (a String attribute compared with a number, …)
+/// must not.
 /// Gated behind CDQI_E2E=1 because each compile takes a few seconds.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["CDQI_E2E"] == "1", "set CDQI_E2E=1 to run"))
 struct OperatorTypeCheckTests {
+    /// The declarations every snippet sees; the snippet itself starts on line ``bodyLine``.
+    private static let header = """
+        import CoreDataQueryInterface
+        import Foundation
+        final class A: EntityAttribute, Subqueryable {
+            lazy var lastName = StringAttribute(key: "lastName", parent: self)
+            lazy var salary = Integer32Attribute(key: "salary", parent: self)
+            lazy var hireDate = DateAttribute(key: "hireDate", parent: self)
+            lazy var rate = DoubleAttribute(key: "rate", parent: self)
+            lazy var photo = TransformableAttribute(key: "photo", parent: self)
+            lazy var manager = A(key: "manager", parent: self)
+            lazy var reports = A(key: "reports", parent: self)
+        }
+        enum Weekday: Int, TypedExpressionConvertible { case sunday = 1, monday }
+        enum Mood: String, TypedExpressionConvertible { case calm }
+        let a = A()
+
+        """
+
+    /// The line of `snippet.swift` the body starts on (the one after the header's last newline).
+    private static let bodyLine = header.filter { $0 == "\n" }.count + 1
+
+    /// Whether a failed compile failed on the snippet (not on a broken setup).
+    private static func failedOnBody(_ result: (status: Int32, errors: String)) -> Bool {
+        result.status != 0 && result.errors.contains("snippet.swift:\(bodyLine):") && !result.errors.contains("no such module")
+    }
+
     /// The `Modules` directory next to the test bundle, and the package root from this file's path.
     private static func typecheck(_ body: String) throws -> (status: Int32, errors: String) {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -16,15 +44,7 @@ struct OperatorTypeCheckTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("snippet.swift")
-        try """
-        import CoreDataQueryInterface
-        final class A: EntityAttribute {
-            lazy var lastName = StringAttribute(key: "lastName", parent: self)
-            lazy var salary = Integer32Attribute(key: "salary", parent: self)
-        }
-        let a = A()
-        \(body)
-        """.write(to: source, atomically: true, encoding: .utf8)
+        try (header + body + "\n").write(to: source, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -50,15 +70,54 @@ struct OperatorTypeCheckTests {
     @Test func stringAttributeComparedWithNumberDoesNotCompile() throws {
         let result = try Self.typecheck("_ = a.lastName == 5")
         #expect(result.status != 0)
-        // The failure must be on the comparison (line 7), not a broken setup.
-        #expect(result.errors.contains("snippet.swift:7:"))
-        #expect(!result.errors.contains("no such module"))
+        // The failure must be on the comparison, not a broken setup.
+        #expect(Self.failedOnBody(result), "\(result.errors)")
     }
 
     @Test func integerAttributeComparedWithStringDoesNotCompile() throws {
         let result = try Self.typecheck(#"_ = a.salary < "high""#)
         #expect(result.status != 0)
-        #expect(result.errors.contains("snippet.swift:7:"))
-        #expect(!result.errors.contains("no such module"))
+        #expect(Self.failedOnBody(result), "\(result.errors)")
+    }
+
+    @Test func theFilteringSurfaceCompiles() throws {
+        // One snippet per line would cost a compile each; all of these go in one.
+        let result = try Self.typecheck("""
+            let limit = 5; let small: UInt8 = 1; let nick: String? = nil; let day = Weekday.monday
+            _ = a.salary > limit && a.salary == small && a.lastName == nick && a.salary == day && a.lastName == Mood.calm
+            _ = a.salary > a.salary && a.rate >= a.salary && a.salary == [1, 2] && a.salary != [limit]
+            _ = a.photo == nil && a.manager != nil && a.lastName ~= "x" && not(a.rate < 1.5)
+            _ = any(a.reports.lastName == "x") || all(a.reports.salary > 1) || some(a.reports.salary > 1) || none(a.reports.salary > 1)
+            _ = a.reports.cdqiCount() > 3 && a.reports.salary.cdqiMax() >= 100 && a.reports.salary.cdqiAverage() > 1.5
+            _ = subquery(a.reports) { $0.salary > 100 }.cdqiCount() > 2 && a.reports.cdqiSubquery { $0.lastName == nil }.cdqiCount() == 0
+            _ = equalTo(a.lastName, "x", options: .caseInsensitive) && a.salary.cdqiBetween(1, and: 2) && a.hireDate > Date()
+            _ = max(a.salary, alias: "top").cdqiName + alias(count(a.reports), name: "n").cdqiName
+            _ = max(1, 2) + min(3, 4) + [1, 2].count   // the standard library's min and max still resolve
+            """)
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    @Test func illTypedFiltersDoNotCompile() throws {
+        // Each must fail on its own line: a string with an Int variable, a date with a string, an
+        // entity proxy with a string, a quantified string compared with a number, a count with a
+        // string, BETWEEN with mismatched bounds, a string function on a number, a transformable
+        // with a value, a raw-valued enum against the wrong attribute type.
+        let snippets = [
+            "let n = 5; _ = a.lastName == n",
+            #"_ = a.hireDate > "2020""#,
+            #"_ = a.manager == "Ann""#,
+            "_ = any(a.reports.lastName == 5)",
+            #"_ = a.reports.cdqiCount() > "3""#,
+            #"_ = a.salary.cdqiBetween(1, and: "2")"#,
+            #"_ = a.salary.cdqiBeginsWith("1")"#,
+            #"_ = a.photo == "x""#,
+            "_ = a.lastName == Weekday.monday",
+            "_ = a.salary == Mood.calm",
+            "_ = a.lastName < a.salary",
+        ]
+        for snippet in snippets {
+            let result = try Self.typecheck(snippet)
+            #expect(Self.failedOnBody(result), "\(snippet) compiled or failed elsewhere: \(result.errors)")
+        }
     }
 }

@@ -3,8 +3,10 @@ enum KeyPathNaming {
     /// The key path of `key` under a parent whose key path is `parentPath`: the two joined by a dot,
     /// leaving out whichever is empty.
     static func keyPath(key: String?, parentPath: String?) -> String {
-        let parts = [parentPath, key].compactMap { $0 }.filter { !$0.isEmpty }
-        return parts.joined(separator: ".")
+        // Runs for every proxy a query closure touches: no intermediate arrays.
+        guard let key, !key.isEmpty else { return parentPath ?? "" }
+        guard let parentPath, !parentPath.isEmpty else { return key }
+        return parentPath + "." + key
     }
 
     /// CDQI's dictionary-result name for a key path: the first component as it is, each following

@@ -1,70 +1,85 @@
 import CDQIPredicate
 
-extension ScalarAttribute {
-    /// The key path of this proxy as an expression.
-    var cdqiExpression: ExpressionNode { .keyPath(cdqiKeyPath) }
+// Typed comparisons. The left side is an expression (a proxy, an aggregate, a subquery count); the
+// right side a value or another expression of the same comparison type. `$0.salary > 5`,
+// `$0.salary > limit` (any integer width), `$0.salary > $0.bonus` and `$0.employees.cdqiCount() > 3`
+// compile; `$0.lastName == 5` does not.
 
-    func cdqiCompare<V: TypedExpressionConvertible>(_ op: ComparisonOperator, _ value: V) -> PredicateNode {
-        .comparison(cdqiExpression, op, .constant(value.cdqiStoredValue))
+extension ExpressionConvertible {
+    /// `self op rhs`, with options.
+    func cdqiCompare(_ op: ComparisonOperator, _ rhs: ExpressionNode, options: ComparisonOptions = []) -> PredicateNode {
+        .comparison(cdqiExpression, op, rhs, options: options)
     }
 }
 
-/// `attribute == value`, typed: the value must have the attribute's value type.
-public func == <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.equalTo, rhs)
+/// `expression == value`: `salary == 5`.
+public func == <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.equalTo, rhs.cdqiConstantExpression)
 }
 
-/// `attribute != value`, typed.
-public func != <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.notEqualTo, rhs)
+/// `expression != value`: `salary != 5`.
+public func != <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.notEqualTo, rhs.cdqiConstantExpression)
 }
 
-/// `attribute < value`, typed.
-public func < <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.lessThan, rhs)
+/// `expression < value`.
+public func < <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.lessThan, rhs.cdqiConstantExpression)
 }
 
-/// `attribute <= value`, typed.
-public func <= <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.lessThanOrEqual, rhs)
+/// `expression <= value`.
+public func <= <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.lessThanOrEqual, rhs.cdqiConstantExpression)
 }
 
-/// `attribute > value`, typed.
-public func > <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.greaterThan, rhs)
+/// `expression > value`.
+public func > <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.greaterThan, rhs.cdqiConstantExpression)
 }
 
-/// `attribute >= value`, typed.
-public func >= <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V) -> PredicateNode {
-    lhs.cdqiCompare(.greaterThanOrEqual, rhs)
+/// `expression >= value`.
+public func >= <L: TypedExpression, R: TypedExpressionConvertible>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.greaterThanOrEqual, rhs.cdqiConstantExpression)
 }
 
-/// Both predicates hold.
-public func && (lhs: PredicateNode, rhs: PredicateNode) -> PredicateNode { .and([lhs, rhs]) }
-
-/// Either predicate holds.
-public func || (lhs: PredicateNode, rhs: PredicateNode) -> PredicateNode { .or([lhs, rhs]) }
-
-/// The predicate does not hold.
-public prefix func ! (predicate: PredicateNode) -> PredicateNode { .not(predicate) }
-
-/// `attribute == nil` (or an optional value): NULL when the value is `nil`.
-public func == <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V?) -> PredicateNode {
-    .comparison(lhs.cdqiExpression, .equalTo, .constant(rhs?.cdqiStoredValue ?? .null))
+/// `expression == expression`: two key paths (or aggregates) of the same comparison type.
+public func == <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.equalTo, rhs.cdqiExpression)
 }
 
-/// `attribute != nil` (or an optional value).
-public func != <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: V?) -> PredicateNode {
-    .comparison(lhs.cdqiExpression, .notEqualTo, .constant(rhs?.cdqiStoredValue ?? .null))
+/// `expression != expression`.
+public func != <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.notEqualTo, rhs.cdqiExpression)
 }
 
-/// `attribute == [a, b]`: `attribute IN {a, b}`.
-public func == <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: [V]) -> PredicateNode {
-    let values = rhs.map { ExpressionNode.constant($0.cdqiStoredValue) }
-    return .comparison(lhs.cdqiExpression, .in, ExpressionNode(kind: .constantCollection(values, ordered: true)))
+/// `expression < expression`: `salary < bonus`.
+public func < <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.lessThan, rhs.cdqiExpression)
 }
 
-/// `attribute != [a, b]`: `NOT attribute IN {a, b}`.
-public func != <V: TypedExpressionConvertible>(lhs: ScalarAttribute<V>, rhs: [V]) -> PredicateNode {
-    .not(lhs == rhs)
+/// `expression <= expression`.
+public func <= <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.lessThanOrEqual, rhs.cdqiExpression)
+}
+
+/// `expression > expression`.
+public func > <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.greaterThan, rhs.cdqiExpression)
+}
+
+/// `expression >= expression`.
+public func >= <L: TypedExpression, R: TypedExpression>(lhs: L, rhs: R) -> PredicateNode
+where L.CDQIComparisonType == R.CDQIComparisonType {
+    lhs.cdqiCompare(.greaterThanOrEqual, rhs.cdqiExpression)
 }
