@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CDQIPredicate", targets: ["CDQIPredicate"]),
         .library(name: "CDQIStore", targets: ["CDQIStore"]),
         .library(name: "CDQIGenerator", targets: ["CDQIGenerator"]),
+        .library(name: "CDQIInterchange", targets: ["CDQIInterchange"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
     ],
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "CDQIStore", dependencies: ["CDQIModel", "CDQIPredicate", "CSQLite"]),
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
+        // The JSON import/export format and the store queries of the cdqi store commands.
+        .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // Model → Swift source.
         .target(name: "CDQIGenerator", dependencies: ["CDQIModel"]),
         // The command-line tool.
@@ -44,6 +47,7 @@ let package = Package(
             name: "cdqi",
             dependencies: [
                 "CDQIGenerator",
+                "CDQIInterchange",
                 "CDQIModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -61,6 +65,7 @@ let package = Package(
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
+        .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,8 +2,8 @@ import ArgumentParser
 
 /// The `cdqi` command: generates CoreDataQueryInterface code from Core Data models.
 ///
-/// `generate` is the default subcommand, so `cdqi Company` is `cdqi generate Company`. Later
-/// subcommands (`query`, `import`, `export`) join it here.
+/// `generate` is the default subcommand, so `cdqi Company` is `cdqi generate Company`. The store
+/// commands `query`, `import` and `export` sit beside it.
 @main
 struct CDQI: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct CDQI: ParsableCommand {
             entity beside it.
             """,
         version: cdqiVersion,
-        subcommands: [Generate.self],
+        subcommands: [Generate.self, Query.self, Import.self, Export.self],
         defaultSubcommand: Generate.self
     )
 }

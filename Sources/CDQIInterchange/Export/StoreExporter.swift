@@ -1,0 +1,129 @@
+import CDQIModel
+import CDQIPredicate
+import CDQIStore
+import Foundation
+
+/// Writes a store's objects as an interchange document, the format ``StoreImporter`` reads.
+///
+/// Entities come in model order, objects in primary-key order, each with `_id` `Entity/pk`, then every
+/// stored attribute (inherited ones first; `null` for no value, so that a re-import does not put a
+/// default in its place), then every stored relationship: a to-one as an `_id` or `null`, a to-many as
+/// an array of `_id`s (in primary-key order, or in the relationship's order when it is ordered). Both
+/// sides of an inverse pair are written. Importing the document into an empty store and exporting again
+/// gives the same text.
+public struct StoreExporter {
+    /// The model of the store.
+    public let model: ManagedObjectModel
+
+    /// Creates an exporter for a model.
+    public init(model: ManagedObjectModel) {
+        self.model = model
+    }
+
+    /// The entities an export covers: `entity` and its sub-entities, or every entity; abstract ones are
+    /// left out (their objects are listed under their concrete sub-entities).
+    public func entities(for entity: String?) throws(InterchangeError) -> [EntityDescription] {
+        guard let entity else { return model.entities.filter { !$0.isAbstract } }
+        guard let root = model.entity(named: entity) else {
+            throw .unknownEntity(name: entity, known: model.entities.map(\.name))
+        }
+        var names: Set<String> = [root.name]
+        var changed = true
+        while changed {
+            changed = false
+            for candidate in model.entities where !names.contains(candidate.name) {
+                if let parent = candidate.parentEntityName, names.contains(parent) {
+                    names.insert(candidate.name)
+                    changed = true
+                }
+            }
+        }
+        return model.entities.filter { names.contains($0.name) && !$0.isAbstract }
+    }
+
+    /// The document for the store of `context`: every entity, or `entity` and its sub-entities. With an
+    /// entity filter, relationships to entities left out are not written (the document stays importable).
+    public func document(from context: ManagedObjectContext, entity: String? = nil) throws(InterchangeError) -> JSONValue {
+        let entities = try entities(for: entity)
+        let exported = Set(entities.map(\.name))
+        var lists: [(key: String, value: JSONValue)] = []
+        do {
+            for description in entities {
+                let attributes = model.allAttributes(of: description).filter {
+                    !$0.isTransient && $0.type != .undefined && $0.type != .composite
+                }
+                let relationships = model.allRelationships(of: description).filter {
+                    !$0.isTransient && covers(exported, $0.destinationEntityName)
+                }
+                let request = FetchRequest(entityName: description.name, includesSubentities: false)
+                var objects: [JSONValue] = []
+                for object in try context.fetch(request) {
+                    var members: [(key: String, value: JSONValue)] = [("_id", .string(ObjectKey.string(for: object.objectID)))]
+                    for attribute in attributes {
+                        members.append((attribute.name, try object.storedValue(forKey: attribute.name).interchangeJSON))
+                    }
+                    for relationship in relationships {
+                        members.append((relationship.name, try relationshipJSON(object, relationship)))
+                    }
+                    objects.append(.object(members))
+                }
+                lists.append((description.name, .array(objects)))
+            }
+        } catch let error as InterchangeError {
+            throw error
+        } catch {
+            throw .store("cannot read the store: \(error)")
+        }
+        return .object(lists)
+    }
+
+    /// The document as text: one line per object, entity lists indented.
+    public static func text(of document: JSONValue) -> String {
+        guard case .object(let lists) = document else { return JSONWriter.compact(document) + "\n" }
+        guard !lists.isEmpty else { return "{}\n" }
+        let body = lists.map { list -> String in
+            let value: String
+            if case .array(let elements) = list.value {
+                value = JSONWriter.arrayOfLines(elements, indent: "  ")
+            } else {
+                value = JSONWriter.compact(list.value)
+            }
+            return "  " + JSONWriter.quoted(list.key) + ": " + value
+        }
+        return "{\n" + body.joined(separator: ",\n") + "\n}\n"
+    }
+
+    private func relationshipJSON(_ object: ManagedObject, _ relationship: RelationshipDescription) throws -> JSONValue {
+        if relationship.isToMany {
+            var members = try object.objects(forKey: relationship.name).map(\.objectID)
+            if !relationship.isOrdered { members.sort(by: Self.keyOrder) }
+            return .array(members.map { .string(ObjectKey.string(for: $0)) })
+        }
+        return try object.object(forKey: relationship.name).map { .string(ObjectKey.string(for: $0.objectID)) } ?? .null
+    }
+
+    /// Whether every object a relationship to `destination` can hold is exported.
+    private func covers(_ exported: Set<String>, _ destination: String) -> Bool {
+        guard let entity = model.entity(named: destination) else { return false }
+        if !entity.isAbstract && !exported.contains(destination) { return false }
+        return model.subentities(of: entity).allSatisfy { covers(exported, $0.name) }
+    }
+
+    private static func keyOrder(_ left: ManagedObjectID, _ right: ManagedObjectID) -> Bool {
+        if left.entityName != right.entityName { return left.entityName < right.entityName }
+        return (left.primaryKey ?? 0) < (right.primaryKey ?? 0)
+    }
+}
+
+extension StoreExporter {
+    /// The document text of the store at `storeURL`, which must exist (an export never creates a store).
+    public func exportText(storeURL: URL, entity: String? = nil) throws(InterchangeError) -> String {
+        let container: PersistentContainer
+        do {
+            container = try StoreQuery.openContainer(model: model, url: storeURL)
+        } catch {
+            throw .store(error.description)
+        }
+        return Self.text(of: try document(from: container.viewContext, entity: entity))
+    }
+}

@@ -1,0 +1,157 @@
+import CDQIModel
+import CDQIPredicate
+import CDQIStore
+import Foundation
+
+/// Imports an interchange document into a store, all or nothing.
+///
+/// The document is read and checked against the model first (see the README's "Store commands"); only a
+/// document without problems reaches the store. Its objects are then inserted in document order (so
+/// primary keys follow it) and saved in one transaction; a save the store refuses (a required value
+/// missing, a uniqueness constraint, a count limit) writes nothing, and the problems are reported with
+/// the document's `_id`s. When the import created the store file and fails, the file is removed again.
+///
+/// ```swift
+/// let summary = try StoreImporter(model: model).importDocument(Data(json.utf8), into: storeURL)
+/// summary.description   // "imported 2 objects: 1 Department, 1 Employee"
+/// ```
+public struct StoreImporter {
+    /// The model of the store.
+    public let model: ManagedObjectModel
+
+    /// Creates an importer for a model.
+    public init(model: ManagedObjectModel) {
+        self.model = model
+    }
+
+    /// Checks a document without touching any store, and returns how many objects of each entity it holds.
+    public func check(_ document: Data) throws(InterchangeError) -> ImportSummary {
+        ImportSummary(try plan(document))
+    }
+
+    /// Imports a document into the store at `storeURL` (created when missing).
+    public func importDocument(_ document: Data, into storeURL: URL) throws(InterchangeError) -> ImportSummary {
+        let plan = try plan(document)
+        let fileManager = FileManager.default
+        let existed = fileManager.fileExists(atPath: storeURL.path)
+        do {
+            try insertAndSave(plan, storeURL: storeURL)
+        } catch {
+            if !existed {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? fileManager.removeItem(atPath: storeURL.path + suffix)
+                }
+            }
+            throw error
+        }
+        return ImportSummary(plan)
+    }
+
+    private func plan(_ document: Data) throws(InterchangeError) -> ImportPlan {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(Array(document))
+        } catch {
+            throw .syntax(error)
+        }
+        return try DocumentReader(model: model).read(json).get()
+    }
+
+    /// Runs in its own scope so that the container (and its connection) is closed before a failed
+    /// import removes a store file it created.
+    private func insertAndSave(_ plan: ImportPlan, storeURL: URL) throws(InterchangeError) {
+        let container: PersistentContainer
+        do {
+            container = try PersistentContainer(model: model, url: storeURL)
+        } catch {
+            throw .store(StoreQuery.naming(storeURL, error.description))
+        }
+        let context = container.viewContext
+        var inserted: [ManagedObject] = []
+        inserted.reserveCapacity(plan.objects.count)
+        do {
+            for object in plan.objects {
+                let managed = try context.insertNewObject(forEntityName: object.entity)
+                for (key, value) in object.attributes { try managed.setStoredValue(value, forKey: key) }
+                inserted.append(managed)
+            }
+            for (index, object) in plan.objects.enumerated() {
+                let managed = inserted[index]
+                for (key, destination) in object.toOne { try managed.setValue(destination.map { inserted[$0] }, forKey: key) }
+                for (key, members) in object.toMany { try managed.setValue(members.map { inserted[$0] }, forKey: key) }
+            }
+        } catch let error as ContextError {
+            throw .store(error.description)
+        } catch let error as ManagedObjectError {
+            // The document was checked, so this names a value the store layer refuses.
+            throw .store(error.description)
+        } catch {
+            throw .store("\(error)")
+        }
+        do {
+            _ = try context.save()
+        } catch .validation(let failures) {
+            let labels = Dictionary(
+                inserted.enumerated().map { ($1.objectID.uriString, plan.objects[$0]) }, uniquingKeysWith: { first, _ in first })
+            throw .invalidDocument(failures.map { Self.problem($0, labels: labels) })
+        } catch {
+            throw .store(error.description)
+        }
+    }
+
+    /// A validation failure of the save, in the document's terms.
+    private static func problem(_ failure: ValidationFailure, labels: [String: ImportPlan.Object]) -> DocumentProblem {
+        let object = labels[failure.objectID]
+        func name(_ uri: String) -> String {
+            guard let other = labels[uri] else { return uri }
+            return "\(other.entity) \(other.label)"
+        }
+        var description = failure.description
+        let subject = "\(failure.entityName).\(failure.key) of \(failure.objectID): "
+        if description.hasPrefix(subject) { description.removeFirst(subject.count) }
+        if case .notUnique(let properties, let other) = failure.problem {
+            description = "\(name(other)) has the same \(properties.joined(separator: ", ")) (a uniqueness constraint)"
+        }
+        return DocumentProblem(
+            entity: failure.entityName, object: object?.label ?? failure.objectID, key: failure.key, message: description)
+    }
+}
+
+/// What an import inserted (or a check found): the number of objects of each entity, in document order.
+public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
+    /// Entity names and object counts, in the order the document first lists each entity.
+    public var counts: [Count]
+
+    /// One entity's count.
+    public struct Count: Sendable, Hashable {
+        /// The entity.
+        public var entity: String
+        /// The number of objects.
+        public var count: Int
+    }
+
+    init(_ plan: ImportPlan) {
+        var counts: [Count] = []
+        for object in plan.objects {
+            if let index = counts.firstIndex(where: { $0.entity == object.entity }) {
+                counts[index].count += 1
+            } else {
+                counts.append(Count(entity: object.entity, count: 1))
+            }
+        }
+        self.counts = counts
+    }
+
+    /// The total number of objects.
+    public var total: Int { counts.reduce(0) { $0 + $1.count } }
+
+    /// `3 objects: 1 Department, 2 Employee`.
+    public var counted: String {
+        let total = total == 1 ? "1 object" : "\(total) objects"
+        guard !counts.isEmpty else { return total }
+        return "\(total): " + counts.map { "\($0.count) \($0.entity)" }.joined(separator: ", ")
+    }
+
+    /// `imported 3 objects: 1 Department, 2 Employee`.
+    public var description: String { "imported \(counted)" }
+}

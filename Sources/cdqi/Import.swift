@@ -1,0 +1,59 @@
+import ArgumentParser
+import CDQIInterchange
+import Foundation
+
+/// `cdqi import`: inserts the objects of a JSON document into a store, all or nothing.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Imports a JSON document of objects into a store.",
+        discussion: """
+            The document maps entity names to arrays of objects: \
+            {"Department": [{"_id": "d1", "name": "Sales"}], "Employee": [{"_id": "e1", \
+            "firstName": "Jane", "department": "d1"}]}. _id names an object for relationships \
+            (a to-many takes an array of _ids). The store is created when missing. A document \
+            with any problem changes nothing, and every problem is printed.
+
+            Exit status: 0 on success, 1 when the document, the model or the store has a problem.
+            """
+    )
+
+    @Argument(help: "The model's name (found under the current folder) or the path of a model.")
+    var model: String
+
+    @Argument(help: "The SQLite store file (created when missing).")
+    var store: String
+
+    @Argument(help: "The JSON document, or - for standard input.")
+    var file: String
+
+    @Flag(name: .customLong("dry-run"), help: "Check the document against the model and write nothing.")
+    var dryRun = false
+
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    var modelVersion: String?
+
+    func run() throws {
+        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw StoreCommandSupport.fail("\(file): cannot read the document")
+            }
+            data = contents
+        }
+        let importer = StoreImporter(model: loadedModel)
+        do {
+            if dryRun {
+                let summary = try importer.check(data)
+                StoreCommandSupport.write("would import \(summary.counted)\n")
+            } else {
+                let summary = try importer.importDocument(data, into: URL(fileURLWithPath: store))
+                StoreCommandSupport.write("\(summary.description)\n")
+            }
+        } catch {
+            throw StoreCommandSupport.fail("\(file): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import CDQIInterchange
+import Foundation
+
+extension ResultFormat: ExpressibleByArgument {}
+
+/// `cdqi query`: prints the objects of an entity, or selected and grouped columns, from a store.
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Prints objects or columns of a Core Data SQLite store.",
+        discussion: """
+            Without --select and --group-by, prints one row per object: its _id (Entity/pk), its \
+            stored attributes and its to-one relationships. --select takes key paths \
+            (department.name) and aggregates (count:(salary), sum:, min:, max:, average:); with \
+            --group-by, selected key paths must be grouped ones. The store must exist: a query \
+            never creates one.
+
+            Exit status: 0 on success, 64 on bad usage (a predicate that does not parse, an \
+            unknown entity or key), 1 when the model or the store cannot be read.
+            """
+    )
+
+    @Argument(help: "The model's name (found under the current folder) or the path of a model.")
+    var model: String
+
+    @Argument(help: "The SQLite store file.")
+    var store: String
+
+    @Option(help: ArgumentHelp("The entity to query (its sub-entities' objects included).", valueName: "entity"))
+    var entity: String
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("A predicate in NSPredicate format (\"salary > 50000 AND lastName BEGINSWITH 'S'\").", valueName: "format"))
+    var predicate: String?
+
+    @Option(help: ArgumentHelp("A sort key, KEY or KEY:desc (repeatable; the first is the main key).", valueName: "key[:desc]"))
+    var order: [String] = []
+
+    @Option(help: ArgumentHelp("The most rows to print.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("The number of rows to skip.", valueName: "n"))
+    var offset: Int?
+
+    @Option(help: ArgumentHelp("A column: a key path or an aggregate such as max:(salary) (repeatable).", valueName: "keypath"))
+    var select: [String] = []
+
+    @Option(name: .customLong("group-by"), help: ArgumentHelp("A key path to group rows by (repeatable).", valueName: "keypath"))
+    var groupBy: [String] = []
+
+    @Flag(help: "Print the number of rows (objects, or groups when grouping) instead of the rows.")
+    var count = false
+
+    @Option(help: ArgumentHelp("The output format: table, json or csv.", valueName: "format"))
+    var format: ResultFormat = .table
+
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    var modelVersion: String?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit \(limit) must be 1 or more.") }
+        if let offset, offset < 0 { throw ValidationError("--offset \(offset) must be 0 or more.") }
+    }
+
+    func run() throws {
+        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        var query = StoreQuery(entityName: entity)
+        query.predicate = predicate
+        query.order = order
+        query.limit = limit
+        query.offset = offset
+        query.select = select
+        query.groupBy = groupBy
+        let storeURL = URL(fileURLWithPath: store)
+        do {
+            if count {
+                StoreCommandSupport.write("\(try query.count(model: loadedModel, storeURL: storeURL))\n")
+            } else {
+                StoreCommandSupport.write(format.render(try query.run(model: loadedModel, storeURL: storeURL)))
+            }
+        } catch {
+            throw StoreCommandSupport.fail(error.description, usage: error.isUsageError)
+        }
+    }
+}

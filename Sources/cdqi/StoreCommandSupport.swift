@@ -1,0 +1,37 @@
+import ArgumentParser
+import CDQIModel
+import Foundation
+
+/// What the store commands (`query`, `import`, `export`) share: finding and loading the model, and
+/// reporting errors as `cdqi: error: …`.
+enum StoreCommandSupport {
+    /// Loads the model `argument` names: a path to a `.xcdatamodeld`/`.xcdatamodel`, or a name found
+    /// under the current folder as `cdqi generate` finds it. Problems are printed; the exit status is 1.
+    static func loadModel(_ argument: String, version: String?) throws(ExitCode) -> ManagedObjectModel {
+        let modelURL: URL
+        do {
+            modelURL = try ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument)
+        } catch {
+            StandardError.print(error.message)
+            throw ExitCode.failure
+        }
+        do {
+            let loaded = try ModelLoader().load(url: modelURL, version: version)
+            return loaded.model
+        } catch {
+            error.diagnostics.forEach { StandardError.print($0.description) }
+            throw ExitCode.failure
+        }
+    }
+
+    /// Prints `cdqi: error: message` to standard error and returns the exit status to throw.
+    static func fail(_ message: String, usage: Bool = false) -> ExitCode {
+        StandardError.print("cdqi: error: \(message)")
+        return usage ? ExitCode.validationFailure : ExitCode.failure
+    }
+
+    /// Writes text to standard output as is.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
