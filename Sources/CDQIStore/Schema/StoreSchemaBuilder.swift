@@ -176,7 +176,10 @@ private struct Builder {
             namesTable
             ? (relationship, sourceNumber, inverse, inverseNumber) : (inverse, inverseNumber, relationship, sourceNumber)
         let first = "Z_\(namingNumber)\(other.name.uppercased())"
-        let second = "Z_\(otherNumber)\(naming.name.uppercased())"
+        var second = "Z_\(otherNumber)\(naming.name.uppercased())"
+        // A relationship that is its own inverse (`friends` ↔ `friends`) would name both columns alike;
+        // the second takes Core Data's collision suffix (reference §3: later duplicates get `1`).
+        if second == first { second += "1" }
         var orderColumn: String?
         if naming.isOrdered {
             orderColumn = "Z_FOK_" + second.dropFirst(2)
