@@ -90,6 +90,14 @@ import Testing
         program.files.append(GeneratedFile(
             name: "main.swift", contents: try TestPaths.expectedText("Programs/ObjectsRoundTrip.swift"), entityNames: []))
         cases.append(program)
+        // The README's example program (bin/demo), with the code `cdqi Company --objects` writes.
+        let company = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("Company.xcdatamodeld"))
+        var example = makeCase(target: Self.exampleTarget, label: "the README's example program", model: company.model,
+                               modelName: "Company", options: GeneratorOptions(objectClasses: .all))
+        example.files.append(GeneratedFile(
+            name: "main.swift", contents: try String(contentsOf: Self.exampleFolder.appendingPathComponent("Sources/CompanyExample/main.swift"), encoding: .utf8),
+            entityNames: []))
+        cases.append(example)
 
         let failed = try build(cases)
         let corpusFailed = failed.filter { $0.hasPrefix("Corpus") }
@@ -114,10 +122,24 @@ import Testing
             let corpusChecked = cases.filter { $0.modelCheck != nil && !failed.contains($0.target) }.count
             #expect(output.contains("\(corpusChecked) corpus models"), "every compiled corpus model is checked")
         }
+
+        // Run the example program: its output is worked out by hand in Examples/Company/expected-output.txt.
+        #expect(!failed.contains(Self.exampleTarget), "the example program does not compile")
+        if !failed.contains(Self.exampleTarget) {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-e2e")
+            let (status, output) = try run(
+                ["swift", "run", "--package-path", scratch.path, "--skip-build", Self.exampleTarget], in: scratch)
+            let expected = try String(contentsOf: Self.exampleFolder.appendingPathComponent("expected-output.txt"), encoding: .utf8)
+            #expect(status == 0, "the example program failed:\n\(output.suffix(4000))")
+            #expect(output == expected)
+        }
     }
 
     /// The executable target that runs generated classes against the store.
     static let programTarget = "ObjectsRoundTrip"
+    /// The example program of `Examples/Company`, whose output must be `expected-output.txt`.
+    static let exampleTarget = "CompanyExample"
+    static let exampleFolder = TestPaths.packageRoot.appendingPathComponent("Examples/Company")
 
     private func makeCase(
         target: String, label: String, model: ManagedObjectModel, modelName: String,
@@ -313,7 +335,7 @@ import Testing
             if target == Self.programTarget {
                 products += programDependencies.map { ", \"\($0)\"" }.joined()
             }
-            let kind = target == Self.programTarget ? "executableTarget" : "target"
+            let kind = target == Self.programTarget || target == Self.exampleTarget ? "executableTarget" : "target"
             return "        .\(kind)(name: \"\(target)\", dependencies: [\(products)]\(settings)),"
         }.joined(separator: "\n")
         return """
