@@ -72,11 +72,39 @@ struct SQLiteConnectionTests {
         let first = try connection.prepare("SELECT ?")
         try first.bind(Int64(7), at: 1)
         #expect(try first.step())
+        #expect(try first.step() == false)  // run to completion: no longer busy
         let second = try connection.prepare("SELECT ?")
         #expect(first === second)
         #expect(connection.cachedStatementCount == 1)
         #expect(try second.step())
         #expect(second.isNull(0))  // bindings were cleared
+    }
+
+    @Test("preparing SQL whose cached statement is still stepping gives a fresh statement, outer loop intact")
+    func nestedUseOfTheSameSQL() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        let sql = "SELECT v FROM t WHERE v >= ? ORDER BY v"
+        let outer = try connection.prepare(sql)
+        try outer.bind(Int64(1), at: 1)
+        var pairs: [[Int64]] = []
+        while try outer.step() {
+            let value = outer.int64(0)
+            // The same SQL inside the loop: rows v >= value. Resetting `outer` here would restart or end
+            // the outer loop; a separate statement leaves it where it was.
+            let inner = try connection.prepare(sql)
+            #expect(inner !== outer)
+            try inner.bind(value, at: 1)
+            var row = [value]
+            while try inner.step() { row.append(inner.int64(0)) }
+            inner.reset()
+            pairs.append(row)
+        }
+        // Outer rows 1, 2, 3; for each, the inner query lists the values at least as large.
+        #expect(pairs == [[1, 1, 2, 3], [2, 2, 3], [3, 3]])
+        #expect(connection.cachedStatementCount == 1)  // the fresh statements were not cached
+        outer.reset()
+        #expect(try connection.prepare(sql) === outer)  // once idle, the cached one is reused again
     }
 
     @Test("errors carry the code, the message and the SQL")

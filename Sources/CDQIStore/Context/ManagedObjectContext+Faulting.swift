@@ -110,6 +110,9 @@ extension ManagedObjectContext {
     func objects(from rows: [(key: Int64, row: StoredRow)]) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
+        // One growth up front instead of a rehash every time the registry doubles (a profile of a
+        // 100k-object fetch showed 5% of its instructions in those rehashes).
+        registered.reserveCapacity(registered.count + rows.count)
         for (key, row) in rows {
             guard let id = objectID(entityNumber: row.entityNumber, key: key) else { continue }
             let object = self.object(with: id)
@@ -166,7 +169,10 @@ extension StoredRow {
         for attribute in plan.attributes {
             attributes[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
         }
-        var toOne = [(key: Int64, entityNumber: Int)?](repeating: nil, count: layout.toOneCount)
+        // An empty array literal allocates nothing: entities without to-one relationships skip the
+        // allocation (and its run-time metadata lookup) altogether.
+        var toOne: [(key: Int64, entityNumber: Int)?] =
+            layout.toOneCount == 0 ? [] : Array(repeating: nil, count: layout.toOneCount)
         for reference in plan.toOnes where !statement.isNull(reference.position) {
             var number = reference.destinationNumber
             if let entityPosition = reference.entityPosition, !statement.isNull(entityPosition) {

@@ -26,6 +26,11 @@ struct PredicateSQLCompiler {
     /// The constants of a parameterized predicate (``PredicateParameterizer``), by slot: decisions are
     /// made from their classes; the SQL binds whatever constant a later request has in the slot.
     var slotValues: [StoredValue] = []
+    /// How many negations (`NOT`, and the `NOT` inside ALL) enclose what is being compiled. At 0 a
+    /// condition's NULL acts as false (WHERE, HAVING, AND/OR, the WHERE of EXISTS and COUNT subqueries
+    /// all drop NULL rows), so comparisons need no `COALESCE(…, 0)`; under a negation they do, since
+    /// `NOT NULL` is NULL where the two-valued result must be true.
+    private var negationDepth = 0
 
     /// One query level: the fetched row, or the row of an `EXISTS` or aggregate subquery, with the
     /// LEFT JOINs its to-one key paths need.
@@ -110,6 +115,8 @@ struct PredicateSQLCompiler {
             for item in items { parts.append(try compile(item, in: scope)) }
             return SQLFragment.template("(%)", .joined(parts, separator: " OR "))
         case .not(let inner):
+            negationDepth += 1
+            defer { negationDepth -= 1 }
             return SQLFragment.template("NOT (%)", try compile(inner, in: scope))
         case .comparison(let comparison):
             return try compile(comparison, in: scope)
@@ -141,6 +148,9 @@ struct PredicateSQLCompiler {
             let rhs = try operandOrCollection(c.rhs, in: scope)
             let (inner, source) = try toManySource(path)
             let element = try elementOperand(path, in: inner)
+            // ALL wraps the condition in NOT below: compile it as negated.
+            if c.modifier == .all { negationDepth += 1 }
+            defer { if c.modifier == .all { negationDepth -= 1 } }
             let condition = try compare(.single(element), c.op, c.options, rhs, text: text)
             let from = "SELECT 1 FROM \(source.from)\(inner.joinClause) WHERE \(source.correlation)"
             // NONE arrives as NOT (ANY …).
@@ -247,14 +257,34 @@ struct PredicateSQLCompiler {
         case .lessThan, .greaterThan:
             if kind?.isOrdered == false || l.isNullConstant || r.isNullConstant { return .alwaysFalse }
             let symbol = op == .lessThan ? "<" : ">"
+            if let indexable = indexableOrdering(l, symbol, r) { return indexable }
             return SQLFragment.template("COALESCE(% \(symbol) %, 0)", l.fragment, r.fragment)
         case .lessThanOrEqual, .greaterThanOrEqual:
             if kind?.isOrdered == false || l.isNullConstant || r.isNullConstant { return bothNull(l, r) }
             let symbol = op == .lessThanOrEqual ? "<=" : ">="
+            if let indexable = indexableOrdering(l, symbol, r) { return indexable }
             return SQLFragment.template("COALESCE(% \(symbol) %, % IS %)", l.fragment, r.fragment, l.fragment, r.fragment)
         default:
             throw .unsupported("the operator in '\(text)'")
         }
+    }
+
+    /// An ordering against a non-nil constant, written so that SQLite can use an index on the other side
+    /// (an index cannot serve a comparison inside a function call such as `COALESCE(x < ?, 0)`). With
+    /// the constant non-nil, the comparison is NULL only when `x` is nil, where the two-valued result
+    /// is false (for `<=`/`>=` too, since `x IS ?` is false): outside negations plain `x < ?` gives
+    /// that (NULL drops the row); under one, `(x < ? AND x IS NOT NULL)` makes the NULL a 0.
+    private func indexableOrdering(_ l: Operand, _ symbol: String, _ r: Operand) -> SQLFragment? {
+        let column: SQLFragment
+        if r.constant != nil, !r.isNullConstant, l.constant == nil {
+            column = l.fragment
+        } else if l.constant != nil, !l.isNullConstant, r.constant == nil {
+            column = r.fragment
+        } else {
+            return nil
+        }
+        if negationDepth == 0 { return SQLFragment.template("% \(symbol) %", l.fragment, r.fragment) }
+        return SQLFragment.template("(% \(symbol) % AND % IS NOT NULL)", l.fragment, r.fragment, column)
     }
 
     /// True exactly when both operands are nil.

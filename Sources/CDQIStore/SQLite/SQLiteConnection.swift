@@ -84,8 +84,15 @@ public final class SQLiteConnection {
     }
 
     /// A prepared statement for `sql`, from the cache when this SQL ran before (reset, bindings cleared).
+    ///
+    /// When the cached statement is still stepping (a caller is iterating its rows and, inside that loop,
+    /// runs the same SQL again), resetting it would end the outer iteration; a fresh, uncached
+    /// statement is returned instead and the cached one is left untouched.
     public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] {
+            if sqlite3_stmt_busy(cached.handle) != 0 {
+                return try prepareUncached(sql)
+            }
             cached.reset()
             return cached
         }

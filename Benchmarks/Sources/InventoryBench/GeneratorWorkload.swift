@@ -1,0 +1,52 @@
+import CDQIGenerator
+import CDQIModel
+import Foundation
+
+/// W9: what `cdqi` does for the largest model of the corpus (Wire's, 90 versions): load the current
+/// version and generate the proxies; and, separately, loading every version of the bundle.
+public enum GeneratorWorkload {
+    /// Wire's bundle: `$CDQI_CORPUS/models/…` or `../shared/corpus/models/…` next to the repository.
+    public static func wireBundle() -> URL? {
+        let corpus: URL
+        if let path = ProcessInfo.processInfo.environment["CDQI_CORPUS"], !path.isEmpty {
+            corpus = URL(fileURLWithPath: path)
+        } else {
+            corpus = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("shared/corpus")
+        }
+        let bundle = corpus.appendingPathComponent("models/wireapp__wire-ios-data-model__zmessaging.xcdatamodeld")
+        return FileManager.default.fileExists(atPath: bundle.path) ? bundle : nil
+    }
+
+    /// The W9 summary line, or a line saying why it was skipped.
+    public static func line(rounds: Int) throws -> String {
+        guard let bundle = wireBundle() else {
+            return "W9 cdqi Wire model: skipped (corpus not found; set CDQI_CORPUS to the corpus folder)"
+        }
+        let loader = ModelLoader()
+        var generateTimes: [Double] = []
+        var fileCount = 0
+        for _ in 0..<(rounds + 1) {
+            generateTimes.append(try Measurement.seconds {
+                let loaded = try loader.load(url: bundle)
+                let generation = ProxyGenerator().generate(loaded.model, modelName: loaded.modelName)
+                fileCount = generation.files().reduce(0) { $0 + $1.contents.utf8.count }
+            })
+        }
+        generateTimes.removeFirst()
+        let versions = try loader.versions(ofBundle: bundle).names
+        var allTimes: [Double] = []
+        for _ in 0..<max(1, rounds / 2) {
+            allTimes.append(try Measurement.seconds {
+                for version in versions { _ = try loader.load(url: bundle, version: version) }
+            })
+        }
+        let generate = Measurement.median(generateTimes)
+        let all = Measurement.median(allTimes)
+        return "W9 cdqi Wire model (\(versions.count) versions): load current + generate "
+            + "\(WorkloadResult.format(generate * 1000)) ms (\(fileCount) bytes of Swift), "
+            + "load all \(versions.count) versions \(WorkloadResult.format(all * 1000)) ms (ours only; goal 300 ms)"
+    }
+}

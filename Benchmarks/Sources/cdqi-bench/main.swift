@@ -1,0 +1,80 @@
+import Foundation
+import InventoryBench
+
+// bin/bench: every workload, three ways, then one summary line per workload.
+//   cdqi-bench [--quick] [--only W2,W4]
+//   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// Writes a line at once (unbuffered), so that each workload's line shows as soon as it is measured,
+/// even through a pipe.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+if arguments.first == "--w10-child" {
+    guard arguments.count == 4, let kind = Contender.Kind(rawValue: arguments[1]), let batch = Int(arguments[3]) else {
+        FileHandle.standardError.write(Data("usage: cdqi-bench --w10-child KIND PATH BATCH\n".utf8))
+        exit(64)
+    }
+    do {
+        let result = try IterationWorkload.runChild(kind: kind, path: arguments[2], batchSize: batch)
+        emit(result.line)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("W10 \(kind.rawValue): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+let quick = arguments.contains("--quick")
+let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { index in
+    index + 1 < arguments.count ? Set(arguments[index + 1].split(separator: ",").map { String($0) }) : nil
+}
+@MainActor func selected(_ id: String) -> Bool { only?.contains(id) ?? true }
+
+let sizes = quick ? BenchmarkSizes.quick : BenchmarkSizes.full
+var summary: [String] = []
+@MainActor func report(_ line: String) {
+    emit(line)
+    summary.append(line)
+}
+
+do {
+    emit("cdqi-bench: \(quick ? "quick" : "full") sizes, \(sizes.rounds) timed rounds after a warm-up, medians")
+    let suite = try BenchmarkSuite(sizes: sizes)
+    let runner = WorkloadRunner(rounds: sizes.rounds)
+    for workload in try suite.workloads() where selected(workload.id) {
+        report(try runner.run(workload).summaryLine)
+    }
+    if selected("W8") { report(try suite.predicateLine()) }
+    if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
+    if selected("W10") {
+        let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
+        var results: [Contender.Kind: IterationWorkload.ChildResult] = [:]
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        for kind in Contender.Kind.allCases {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["--w10-child", kind.rawValue, url.path, String(sizes.iterateBatch)]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if process.terminationStatus == 0, let result = IterationWorkload.ChildResult(line: text) {
+                results[kind] = result
+            } else {
+                report("W10 \(kind.rawValue): the child failed (status \(process.terminationStatus))")
+            }
+        }
+        report(IterationWorkload.line(label: sizes.label.iterate, batchSize: sizes.iterateBatch, results: results))
+    }
+} catch {
+    FileHandle.standardError.write(Data("cdqi-bench: \(error)\n".utf8))
+    exit(1)
+}
+
+emit("\nSummary")
+for line in summary { emit(line) }
