@@ -54,7 +54,6 @@ public final class ManagedObjectContext {
         let type = coordinator.objectClass(for: layout)
         let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: self)
         object.loadEmpty()
-        object.attributeValues = layout.defaultValues
         object.insertedFlag = true
         insertionCounter += 1
         object.insertionOrder = insertionCounter

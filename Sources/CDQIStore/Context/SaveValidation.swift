@@ -15,7 +15,12 @@ struct SaveValidation {
     /// Checks an inserted or updated object's properties.
     mutating func validate(_ object: ManagedObject) throws(ManagedObjectError) {
         for attribute in object.entity.attributes where attribute.column != nil {
-            validate(object.attributeValues[attribute.index], of: attribute.description, in: object)
+            let value = object.attributeValues[attribute.index]
+            if attribute.hasValueConstraints {
+                validate(value, of: attribute.description, in: object)
+            } else if value.isNull && !attribute.isOptional {
+                fail(object, attribute.name, .missingMandatoryProperty)
+            }
         }
         for relationship in object.entity.relationships where relationship.isStored {
             let description = relationship.description

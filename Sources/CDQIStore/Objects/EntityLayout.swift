@@ -160,6 +160,9 @@ final class AttributeSlot: Sendable {
     let column: String?
     /// The value a new object starts with (the model's default), converted once.
     let defaultValue: StoredValue
+    let isOptional: Bool
+    /// Whether saving checks more than presence: a range, a length or a pattern.
+    let hasValueConstraints: Bool
     var name: String { description.name }
 
     init(index: Int, description: AttributeDescription, column: String?) {
@@ -167,6 +170,10 @@ final class AttributeSlot: Sendable {
         self.description = description
         self.column = column
         defaultValue = ValueConversion.defaultValue(of: description)
+        isOptional = description.isOptional
+        hasValueConstraints = description.minValueString != nil || description.maxValueString != nil
+            || description.minDateTimeInterval != nil || description.maxDateTimeInterval != nil
+            || description.regularExpression?.isEmpty == false
     }
 }
 

@@ -158,10 +158,15 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         try context.fulfillFault(self)
     }
 
-    /// Fills the slots with an empty, unsaved state (for a new object).
+    /// Fills the slots with an empty, unsaved state (for a new object): the model's default values, no
+    /// related objects.
     func loadEmpty() {
-        attributeValues = Array(repeating: .null, count: entity.attributes.count)
-        toOneValues = Array(repeating: nil, count: entity.toOneCount)
+        attributeValues = entity.defaultValues
+        if entity.toOneCount > 0 { toOneValues = Array(repeating: nil, count: entity.toOneCount) }
+        guard entity.toManyCount > 0 else {
+            isLoaded = true
+            return
+        }
         toManyValues = Array(repeating: nil, count: entity.toManyCount)
         for relationship in entity.relationships where relationship.isToMany {
             var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
