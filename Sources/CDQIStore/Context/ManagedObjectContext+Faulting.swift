@@ -59,49 +59,16 @@ extension ManagedObjectContext {
         object.isLoaded = true
     }
 
-    /// Loads the members of a saved object's to-many relationship.
+    /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are
+    /// faults are filled at once (no query per member).
     func loadToMany(of object: ManagedObject, _ relationship: RelationshipSlot) throws(ManagedObjectError) -> ToManyStorage {
         guard relationship.isStored, let key = object.objectID.primaryKey,
-            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName)
+            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
+            let query = ToManyQuery(relationship, destination: destination, ownerCount: 1)
         else {
             return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
         }
-        // Whole rows are read, so that members that are faults are filled at once (no query per member).
-        let sql: String
-        if let join = relationship.join {
-            var text = "SELECT \(destination.tableColumnsSQL) FROM \(join.table.name) t1 JOIN \(destination.tableName) t0"
-                + " ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) = ?"
-            if relationship.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
-            sql = text
-        } else if let inverseName = relationship.description.inverseName,
-            let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value
-        {
-            let numbers = destination.numbersIncludingSubentities
-            var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) = ?"
-                + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
-            if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
-            sql = text
-        } else {
-            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
-        }
-        let schema = coordinator.layout
-        let rows: [(key: Int64, row: StoredRow)]
-        do {
-            rows = try coordinator.withStore { store in
-                let statement = try store.connection.prepare(sql)
-                defer { statement.reset() }
-                try statement.bind(key, at: 1)
-                var rows: [(key: Int64, row: StoredRow)] = []
-                while try statement.step() {
-                    guard let layout = schema.entity(number: Int(statement.int64(0))) else { continue }
-                    let row = StoredRow.decode(layout, from: statement, plan: layout.tablePlan)
-                    rows.append((statement.int64(1), row))
-                }
-                return rows
-            }
-        } catch {
-            throw .store("\(error)")
-        }
+        let rows = try self.rows(query.sql, [key]).map { ($0.key, $0.row) }
         return ToManyStorage(objects: objects(from: rows), isOrdered: relationship.isOrdered)
     }
 

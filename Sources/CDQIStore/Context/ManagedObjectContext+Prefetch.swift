@@ -61,41 +61,19 @@ extension ManagedObjectContext {
     private func loadToMany(_ owners: [(object: ManagedObject, slot: RelationshipSlot)]) throws -> [ManagedObject] {
         var groups: [String: [(object: ManagedObject, slot: RelationshipSlot)]] = [:]
         for owner in owners where owner.slot.isStored && owner.object.objectID.primaryKey != nil {
-            groups["\(owner.object.entity.rootName).\(owner.slot.name)", default: []].append(owner)
+            groups["\(owner.object.entity.name).\(owner.slot.name)", default: []].append(owner)
         }
         var members: [ManagedObject] = []
         for group in groups.values {
             guard let slot = group.first?.slot,
                   let destination = coordinator.layout.entity(named: slot.description.destinationEntityName)
             else { continue }
-            let columnCount = destination.tableColumnsSQL.split(separator: ",").count
             for chunk in group.chunked(Self.keysPerQuery) {
                 let keys = chunk.compactMap { $0.object.objectID.primaryKey }
-                let list = Self.placeholders(keys.count)
-                let sql: String
-                let ownerOfRow: (_ row: StoredRow, _ extra: Int64?) -> Int64?
-                if let join = slot.join {
-                    var text = "SELECT \(destination.tableColumnsSQL), t1.\(join.ownColumn) FROM \(join.table.name) t1"
-                        + " JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) IN (\(list))"
-                    if slot.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
-                    sql = text
-                    ownerOfRow = { _, extra in extra }
-                } else if let inverseName = slot.description.inverseName,
-                          let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value
-                {
-                    let numbers = destination.numbersIncludingSubentities
-                    var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) IN (\(list))"
-                        + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
-                    if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
-                    sql = text
-                    let slotIndex = inverse.slotIndex
-                    ownerOfRow = { row, _ in row.toOne[slotIndex]?.key }
-                } else {
-                    continue
-                }
+                guard let query = ToManyQuery(slot, destination: destination, ownerCount: keys.count) else { continue }
                 var byOwner: [Int64: [(key: Int64, row: StoredRow)]] = [:]
-                for read in try rows(sql, keys, extraColumn: slot.join == nil ? nil : columnCount) {
-                    guard let owner = ownerOfRow(read.row, read.extra) else { continue }
+                for read in try rows(query.sql, keys, extraColumn: query.ownerColumn) {
+                    guard let owner = query.ownerKey(read.row, read.extra) else { continue }
                     byOwner[owner, default: []].append((read.key, read.row))
                 }
                 for (object, slot) in chunk where object.toManyValues[slot.slotIndex] == nil {
@@ -111,9 +89,9 @@ extension ManagedObjectContext {
 
     /// Runs a statement over whole rows (`Z_ENT, Z_PK` first) with `keys` bound in order; `extraColumn`
     /// is the position of one more integer column to read after the row's.
-    private func rows(
+    func rows(
         _ sql: String, _ keys: [Int64], extraColumn: Int? = nil
-    ) throws -> [(key: Int64, row: StoredRow, extra: Int64?)] {
+    ) throws(ManagedObjectError) -> [(key: Int64, row: StoredRow, extra: Int64?)] {
         let schema = coordinator.layout
         do {
             return try coordinator.withStore { store in
@@ -129,7 +107,7 @@ extension ManagedObjectContext {
                 return rows
             }
         } catch {
-            throw ManagedObjectError.store("\(error)")
+            throw .store("\(error)")
         }
     }
 
