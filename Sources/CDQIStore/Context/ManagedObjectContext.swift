@@ -79,7 +79,10 @@ public final class ManagedObjectContext {
     /// (It does not check that the row exists; ``existingObject(with:)`` does.)
     public func object(with id: ManagedObjectID) -> ManagedObject {
         if let object = registered[id] { return object }
-        let layout = coordinator.layout.entity(named: id.entityName) ?? id.entity
+        // An ID made by this coordinator carries its layout; one from another coordinator on the same
+        // model is mapped by name.
+        let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
+            ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
         let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
         registered[id] = object
         return object

@@ -25,6 +25,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var classes: [String: ManagedObject.Type] = [:]
     /// Guarded by `registryLock`: for each registered class, its entity, or `nil` when registered for several.
     private var entityNames: [ObjectIdentifier: String?] = [:]
+    /// Guarded by `registryLock`: `objectClass(for:)`'s answers by entity number, until the next `register`.
+    private var resolvedClasses: [Int: ManagedObject.Type] = [:]
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
@@ -42,6 +44,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         registryLock.withLock {
             let previous = classes[entityName]
             classes[entityName] = type
+            resolvedClasses = [:]
             for changed in [previous, type].compactMap({ $0 }) {
                 let names = classes.filter { $0.value == changed }.map(\.key)
                 entityNames[ObjectIdentifier(changed)] = names.count == 1 ? names.first : String?.none
@@ -52,9 +55,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The class objects of an entity are made of: the one registered for it or its nearest ancestor,
     /// otherwise ``ManagedObject``.
     public func objectClass(for entity: EntityLayout) -> ManagedObject.Type {
-        registryLock.withLock {
-            for name in entity.lineage { if let type = classes[name] { return type } }
-            return ManagedObject.self
+        // Answers are kept for this coordinator's own layouts (numbered by its model).
+        let isOwn = layout.entity(number: entity.number) === entity
+        return registryLock.withLock {
+            if isOwn, let type = resolvedClasses[entity.number] { return type }
+            var resolved: ManagedObject.Type = ManagedObject.self
+            for name in entity.lineage {
+                if let type = classes[name] {
+                    resolved = type
+                    break
+                }
+            }
+            if isOwn { resolvedClasses[entity.number] = resolved }
+            return resolved
         }
     }
 
