@@ -38,7 +38,7 @@ public final class FetchCursor {
 
     private enum Source {
         /// Rows stepped from a statement of the cursor's own connection.
-        case rows(connection: SQLiteConnection, statement: SQLiteStatement, layouts: ModelLayout)
+        case rows(connection: SQLiteConnection, statement: SQLiteStatement)
         /// IDs worked out up front, loaded in batches.
         case ids([ManagedObjectID], next: Int)
     }
@@ -53,7 +53,6 @@ public final class FetchCursor {
             source = .ids(try context.fetchObjectIDs(request), next: 0)
             return
         }
-        let layouts = coordinator.layout
         let (sql, bindings) = try coordinator.withStore { store in
             try store.rowsSQL(for: request, columns: layout.tableColumnsSQL)
         }
@@ -63,11 +62,11 @@ public final class FetchCursor {
         for (offset, value) in bindings.enumerated() {
             try statement.bind(value, at: offset + 1)
         }
-        source = .rows(connection: connection, statement: statement, layouts: layouts)
+        source = .rows(connection: connection, statement: statement)
     }
 
     deinit {
-        if case .rows(_, let statement, _) = source { statement.reset() }
+        if case .rows(_, let statement) = source { statement.reset() }
     }
 
     /// The batch size used when the request gives none.
@@ -97,23 +96,22 @@ public final class FetchCursor {
 
     private func readBatch() throws {
         switch source {
-        case .rows(_, let statement, let layouts):
-            var rows: [(key: Int64, row: StoredRow)] = []
-            rows.reserveCapacity(batchSize)
-            while rows.count < batchSize {
+        case .rows(_, let statement):
+            var reader = RowObjectReader(context: context)
+            batch = []
+            batch.reserveCapacity(batchSize)
+            batchIDs = []
+            while batch.count < batchSize {
                 guard try statement.step() else {
                     finished = true
                     statement.reset()
                     break
                 }
-                guard let layout = layouts.entity(number: Int(statement.int64(0))) else { continue }
-                rows.append((statement.int64(1), StoredRow.decode(layout, from: statement, plan: layout.tablePlan)))
+                guard let (object, isNew) = reader.object(at: statement) else { continue }
+                batch.append(object)
+                if isNew { batchIDs.append(object.objectID) }
             }
-            batchIDs = rows.compactMap { row in
-                let id = context.objectID(entityNumber: row.row.entityNumber, key: row.key)
-                return id.flatMap { context.registered[$0] == nil ? $0 : nil }
-            }
-            batch = context.objects(from: rows)
+            reader.awakeFilledObjects()
         case .ids(let ids, let next):
             let end = min(ids.count, next + batchSize)
             let slice = ids[next..<end]

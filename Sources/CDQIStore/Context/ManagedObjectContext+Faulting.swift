@@ -47,15 +47,34 @@ extension ManagedObjectContext {
 
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
     func apply(_ row: StoredRow, to object: ManagedObject) {
-        let layout = object.entity
-        object.attributeValues = row.attributes
-        object.toOneValues = row.toOne.map { reference in
+        let toOne = row.toOne.map { reference in
             reference.flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { self.object(with: $0) }
         }
-        if object.toManyValues.count != layout.toManyCount {
-            object.toManyValues = Array(repeating: nil, count: layout.toManyCount)
+        setLoadedValues(of: object, attributes: row.attributes, toOne: toOne, version: row.version)
+    }
+
+    /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
+    /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, plan: RowPlan) {
+        var toOne: [ManagedObject?] = []
+        if object.entity.toOneCount > 0 {
+            toOne = Array(repeating: nil, count: object.entity.toOneCount)
+            for slot in plan.toOnes {
+                guard let reference = plan.reference(slot, in: statement),
+                    let id = objectID(entityNumber: reference.entityNumber, key: reference.key)
+                else { continue }
+                toOne[slot.slot] = self.object(with: id)
+            }
         }
-        object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: row.version)
+        setLoadedValues(
+            of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))
+    }
+
+    private func setLoadedValues(of object: ManagedObject, attributes: [StoredValue], toOne: [ManagedObject?], version: Int64) {
+        object.attributeValues = attributes
+        object.toOneValues = toOne
+        if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
+        object.snapshot = Snapshot(attributes: attributes, toOne: toOne, version: version)
         object.isLoaded = true
     }
 
@@ -68,28 +87,7 @@ extension ManagedObjectContext {
         else {
             return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
         }
-        let rows = try self.rows(query.sql, [key]).map { ($0.key, $0.row) }
-        return ToManyStorage(objects: objects(from: rows), isOrdered: relationship.isOrdered)
-    }
-
-    /// The objects of rows read in one query, registered (one per ID); those not yet loaded are filled
-    /// from their rows.
-    func objects(from rows: [(key: Int64, row: StoredRow)]) -> [ManagedObject] {
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(rows.count)
-        // One growth up front instead of a rehash every time the registry doubles (a profile of a
-        // 100k-object fetch showed 5% of its instructions in those rehashes).
-        registered.reserveCapacity(registered.count + rows.count)
-        for (key, row) in rows {
-            guard let id = objectID(entityNumber: row.entityNumber, key: key) else { continue }
-            let object = self.object(with: id)
-            if !object.isLoaded && object.entity.number == row.entityNumber {
-                apply(row, to: object)
-                object.awakeFromFetch()
-            }
-            objects.append(object)
-        }
-        return objects
+        return ToManyStorage(objects: try objects(ofRows: query.sql, keys: [key]), isOrdered: relationship.isOrdered)
     }
 
     /// Re-reads a loaded object's row and puts its unsaved changes back on top.
@@ -132,23 +130,14 @@ extension StoredRow {
     /// Decodes the current result row for `layout` with one of its plans (`rowPlan` for `selectRowSQL`,
     /// `tablePlan` for `tableColumnsSQL`).
     static func decode(_ layout: EntityLayout, from statement: SQLiteStatement, plan: RowPlan) -> StoredRow {
-        var attributes = [StoredValue](repeating: .null, count: layout.attributes.count)
-        for attribute in plan.attributes {
-            attributes[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
-        }
         // An empty array literal allocates nothing: entities without to-one relationships skip the
         // allocation (and its run-time metadata lookup) altogether.
         var toOne: [(key: Int64, entityNumber: Int)?] =
             layout.toOneCount == 0 ? [] : Array(repeating: nil, count: layout.toOneCount)
-        for reference in plan.toOnes where !statement.isNull(reference.position) {
-            var number = reference.destinationNumber
-            if let entityPosition = reference.entityPosition, !statement.isNull(entityPosition) {
-                number = Int(statement.int64(entityPosition))
-            }
-            toOne[reference.slot] = (statement.int64(reference.position), number)
-        }
+        for reference in plan.toOnes { toOne[reference.slot] = plan.reference(reference, in: statement) }
         let entity = plan.entityPosition.map { Int(statement.int64($0)) } ?? layout.number
-        let version = plan.versionPosition.map { statement.int64($0) } ?? 0
-        return StoredRow(entityNumber: entity, version: version, attributes: attributes, toOne: toOne)
+        return StoredRow(
+            entityNumber: entity, version: plan.version(in: statement), attributes: plan.attributeValues(in: statement),
+            toOne: toOne)
     }
 }

@@ -30,16 +30,15 @@ extension ManagedObjectContext {
             return try fetchObjectIDs(request).map { object(with: $0) }
         }
         // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.
-        let schema = coordinator.layout
-        var rows: [(key: Int64, row: StoredRow)] = []
+        var reader = RowObjectReader(context: self)
+        var objects: [ManagedObject] = []
         try coordinator.withStore { store in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
-                guard let rowLayout = schema.entity(number: Int(statement.int64(0))) else { return }
-                let row = StoredRow.decode(rowLayout, from: statement, plan: rowLayout.tablePlan)
-                rows.append((statement.int64(1), row))
+                if let object = reader.object(at: statement)?.object { objects.append(object) }
             }
         }
-        return objects(from: rows)
+        reader.awakeFilledObjects()
+        return objects
     }
 
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.

@@ -50,8 +50,8 @@ extension ManagedObjectContext {
         }
         for (layout, keys) in faults.values {
             for chunk in keys.chunked(Self.keysPerQuery) {
-                let sql = "SELECT \(layout.tableColumnsSQL) FROM \(layout.tableName) t0 WHERE t0.Z_PK IN (\(Self.placeholders(chunk.count)))"
-                _ = self.objects(from: try rows(sql, Array(chunk)).map { ($0.key, $0.row) })
+                let sql = "SELECT \(layout.tableColumnsSQL) FROM \(layout.tableName) t0 WHERE t0.Z_PK IN (\(SQLText.placeholders(chunk.count)))"
+                _ = try self.objects(ofRows: sql, keys: Array(chunk))
             }
         }
     }
@@ -71,48 +71,19 @@ extension ManagedObjectContext {
             for chunk in group.chunked(Self.keysPerQuery) {
                 let keys = chunk.compactMap { $0.object.objectID.primaryKey }
                 guard let query = ToManyQuery(slot, destination: destination, ownerCount: keys.count) else { continue }
-                var byOwner: [Int64: [(key: Int64, row: StoredRow)]] = [:]
-                for read in try rows(query.sql, keys, extraColumn: query.ownerColumn) {
-                    guard let owner = query.ownerKey(read.row, read.extra) else { continue }
-                    byOwner[owner, default: []].append((read.key, read.row))
+                var byOwner: [Int64: [ManagedObject]] = [:]
+                _ = try objects(ofRows: query.sql, keys: keys) { member, statement in
+                    if let owner = query.ownerKey(in: statement) { byOwner[owner, default: []].append(member) }
                 }
                 for (object, slot) in chunk where object.toManyValues[slot.slotIndex] == nil {
                     guard let key = object.objectID.primaryKey else { continue }
-                    let related = objects(from: byOwner[key] ?? [])
+                    let related = byOwner[key] ?? []
                     object.toManyValues[slot.slotIndex] = ToManyStorage(objects: related, isOrdered: slot.isOrdered)
                     members += related
                 }
             }
         }
         return members
-    }
-
-    /// Runs a statement over whole rows (`Z_ENT, Z_PK` first) with `keys` bound in order; `extraColumn`
-    /// is the position of one more integer column to read after the row's.
-    func rows(
-        _ sql: String, _ keys: [Int64], extraColumn: Int? = nil
-    ) throws(ManagedObjectError) -> [(key: Int64, row: StoredRow, extra: Int64?)] {
-        let schema = coordinator.layout
-        do {
-            return try coordinator.withStore { store in
-                let statement = try store.connection.prepare(sql)
-                defer { statement.reset() }
-                for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }
-                var rows: [(key: Int64, row: StoredRow, extra: Int64?)] = []
-                while try statement.step() {
-                    guard let layout = schema.entity(number: Int(statement.int64(0))) else { continue }
-                    let row = StoredRow.decode(layout, from: statement, plan: layout.tablePlan)
-                    rows.append((statement.int64(1), row, extraColumn.map { statement.int64($0) }))
-                }
-                return rows
-            }
-        } catch {
-            throw .store("\(error)")
-        }
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 

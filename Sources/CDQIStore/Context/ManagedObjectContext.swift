@@ -26,7 +26,7 @@ public final class ManagedObjectContext {
     public var mergePolicy: MergePolicy = .error
 
     /// One object per ID.
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var registered: ObjectRegistry
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
     var touched: [ObjectIdentifier: ManagedObject] = [:]
     var insertionCounter = 0
@@ -36,6 +36,7 @@ public final class ManagedObjectContext {
     /// Creates a context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
+        registered = ObjectRegistry(storeIdentifier: coordinator.storeIdentifier)
     }
 
     deinit {
@@ -77,15 +78,17 @@ public final class ManagedObjectContext {
 
     /// The object with this ID: the registered one, or a fault that loads its row when first used.
     /// (It does not check that the row exists; ``existingObject(with:)`` does.)
-    public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let object = registered[id] { return object }
-        // An ID made by this coordinator carries its layout; one from another coordinator on the same
-        // model is mapped by name.
-        let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
-            ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
-        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
-        registered[id] = object
-        return object
+    public func object(with id: ManagedObjectID) -> ManagedObject { registeredObject(with: id).object }
+
+    /// The object registered with this ID, or a new fault registered for it (`isNew`).
+    func registeredObject(with id: ManagedObjectID) -> (object: ManagedObject, isNew: Bool) {
+        registered.object(for: id) {
+            // An ID made by this coordinator carries its layout; one from another coordinator on the same
+            // model is mapped by name.
+            let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
+                ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
+            return coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
+        }
     }
 
     /// The object with this ID, loaded.

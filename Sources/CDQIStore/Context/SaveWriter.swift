@@ -124,7 +124,7 @@ struct SaveWriter {
             if let order = relationship.columns.order { columns.append(order) }
         }
         let sql = "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            + SQLText.placeholders(columns.count) + ")"
         let statement = try connection.prepare(sql)
         insertStatements[ObjectIdentifier(layout)] = statement
         return statement

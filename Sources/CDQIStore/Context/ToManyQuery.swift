@@ -2,42 +2,39 @@
 /// the destination's table (`Z_ENT, Z_PK` first), in the relationship's order.
 ///
 /// Owners are matched by their primary keys, bound in order (`= ?` for one, `IN (?, …)` for several).
-/// Through a join table the owner's key is selected after the row (``ownerColumn``); through the
-/// inverse to-one it is the row's own foreign key (``ownerKey(_:_:)`` reads either).
+/// Through a join table the owner's key is selected after the row; through the inverse to-one it is the
+/// row's own foreign key (``ownerKey(in:)`` reads either).
 struct ToManyQuery {
     let sql: String
-    /// The position of the owner's key after the row's columns, for join-table reads.
-    let ownerColumn: Int?
-    private let inverseSlot: Int?
+    /// Where each row holds its owner's primary key.
+    private let ownerPosition: Int
 
     /// `nil` when the relationship has neither a join table nor an inverse to-one to read through.
     init?(_ relationship: RelationshipSlot, destination: EntityLayout, ownerCount: Int) {
-        let owners = ownerCount == 1 ? "= ?" : "IN (" + Array(repeating: "?", count: ownerCount).joined(separator: ", ") + ")"
+        let owners = ownerCount == 1 ? "= ?" : "IN (" + SQLText.placeholders(ownerCount) + ")"
         if let join = relationship.join {
             var text = "SELECT \(destination.tableColumnsSQL), t1.\(join.ownColumn) FROM \(join.table.name) t1"
                 + " JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) \(owners)"
             if relationship.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
             sql = text
-            ownerColumn = destination.tableColumnsSQL.split(separator: ",").count
-            inverseSlot = nil
+            ownerPosition = destination.tableColumnsSQL.split(separator: ",").count
         } else if let inverseName = relationship.description.inverseName,
-                  let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value
+                  let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value,
+                  let position = destination.tableColumnPositions[foreignKey]
         {
             let numbers = destination.numbersIncludingSubentities
             var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) \(owners)"
                 + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
             if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
             sql = text
-            ownerColumn = nil
-            inverseSlot = inverse.slotIndex
+            ownerPosition = position
         } else {
             return nil
         }
     }
 
-    /// The owner of a row read by ``sql``: the extra column's value, or the row's foreign key.
-    func ownerKey(_ row: StoredRow, _ extra: Int64?) -> Int64? {
-        if let inverseSlot { return row.toOne[inverseSlot]?.key }
-        return extra
+    /// The owner of the statement's current row.
+    func ownerKey(in statement: SQLiteStatement) -> Int64? {
+        statement.isNull(ownerPosition) ? nil : statement.int64(ownerPosition)
     }
 }

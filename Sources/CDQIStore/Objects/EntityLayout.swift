@@ -32,6 +32,10 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The number of to-one and to-many slots.
     let toOneCount: Int
     let toManyCount: Int
+    /// The to-many slots of an object whose relationships are not loaded yet: shared by every object
+    /// read from the store until it loads one (an array copied on its first change). Every element is
+    /// `nil` and the array is never changed in place, so sharing it across threads is safe.
+    nonisolated(unsafe) let unloadedToMany: [ToManyStorage?]
     /// The uniqueness constraints that apply (declared here or on an ancestor).
     let uniquenessConstraints: [ConstraintLayout]
     /// `SELECT Z_ENT, Z_OPT, <stored columns…> FROM <table> WHERE Z_PK = ?`
@@ -98,6 +102,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         self.properties = properties
         toOneCount = toOne
         toManyCount = toMany
+        unloadedToMany = Array(repeating: nil, count: toMany)
         var constraints: [ConstraintLayout] = []
         for declaring in lineage {
             guard let declaringEntity = model.entity(named: declaring),
@@ -177,40 +182,6 @@ final class AttributeSlot: Sendable {
     }
 }
 
-/// Where each value of an entity's row sits in a result row, and how to read it.
-struct RowPlan: Sendable {
-    struct ToOne: Sendable {
-        var slot: Int
-        var position: Int
-        var entityPosition: Int?
-        /// The destination's entity number, for rows whose to-one has no entity column.
-        var destinationNumber: Int
-    }
-
-    var entityPosition: Int?
-    var versionPosition: Int?
-    var attributes: [(index: Int, position: Int, type: AttributeType)]
-    var toOnes: [ToOne]
-
-    init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
-        entityPosition = positions["Z_ENT"]
-        versionPosition = positions["Z_OPT"]
-        self.attributes = attributes.compactMap { attribute in
-            guard let column = attribute.column, let position = positions[column] else { return nil }
-            return (attribute.index, position, attribute.description.type)
-        }
-        toOnes = relationships.compactMap { relationship in
-            guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
-                return nil
-            }
-            return ToOne(
-                slot: relationship.slotIndex, position: position,
-                entityPosition: relationship.columns.entity.flatMap { positions[$0] },
-                destinationNumber: schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0)
-        }
-    }
-}
-
 /// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
 /// A class for the same reason as ``AttributeSlot``.
 final class RelationshipSlot: Sendable {
@@ -257,14 +228,15 @@ public final class ModelLayout: Sendable {
     /// The store schema.
     public let schema: StoreSchema
     let byName: [String: EntityLayout]
-    let byNumber: [Int: EntityLayout]
+    /// Indexed by entity number (entity numbers run from 1 without gaps; index 0 is unused).
+    let byNumber: [EntityLayout?]
 
     /// Computes the layouts.
     public init(model: ManagedObjectModel, schema: StoreSchema) {
         self.model = model
         self.schema = schema
         var byName: [String: EntityLayout] = [:]
-        var byNumber: [Int: EntityLayout] = [:]
+        var byNumber = [EntityLayout?](repeating: nil, count: (schema.entities.map(\.number).max() ?? 0) + 1)
         for mapping in schema.entities {
             guard let entity = model.entity(named: mapping.name) else { continue }
             let ancestors = model.ancestors(of: entity)
@@ -284,5 +256,5 @@ public final class ModelLayout: Sendable {
     public func entity(named name: String) -> EntityLayout? { byName[name] }
 
     /// The layout of the entity with the given number.
-    public func entity(number: Int) -> EntityLayout? { byNumber[number] }
+    public func entity(number: Int) -> EntityLayout? { byNumber.indices.contains(number) ? byNumber[number] : nil }
 }

@@ -143,7 +143,7 @@ enum ValueConversion {
     /// Reads column `index` of the current row as a value of an attribute of `type`.
     static func read(_ statement: SQLiteStatement, at index: Int, type: AttributeType) -> StoredValue {
         let storage = statement.storageClass(index)
-        if statement.isNull(index) { return .null }
+        if storage == 5 { return .null }   // SQLITE_NULL
         switch type {
         case .integer16, .integer32, .integer64:
             if storage == 1 { return .integer(statement.int64(index)) }   // SQLITE_INTEGER

@@ -1,0 +1,69 @@
+/// Turns whole rows (`Z_ENT, Z_PK`, then the columns of ``EntityLayout/tableColumnsSQL``) into a
+/// context's registered objects as a statement steps through them: one object per ID, and objects that
+/// are faults filled straight from their row.
+///
+/// Every query that reads objects by whole rows goes through it: fetches, fetch cursors, faulting and
+/// prefetching relationships. Read while holding the store, then call ``awakeFilledObjects()`` once it is
+/// released: `awakeFromFetch` is the user's code and may use the store.
+struct RowObjectReader {
+    private let context: ManagedObjectContext
+    private let schema: ModelLayout
+    private let storeIdentifier: String
+    /// The objects filled so far, in row order.
+    private var filled: [ManagedObject] = []
+
+    init(context: ManagedObjectContext) {
+        self.context = context
+        schema = context.coordinator.layout
+        storeIdentifier = context.coordinator.storeIdentifier
+    }
+
+    /// The object of the statement's current row, and whether it was registered just now; `nil` for a
+    /// row of an entity number the model does not have.
+    mutating func object(at statement: SQLiteStatement) -> (object: ManagedObject, isNew: Bool)? {
+        guard let layout = schema.entity(number: Int(statement.int64(0))) else { return nil }
+        let id = ManagedObjectID(entity: layout, storeIdentifier: storeIdentifier, primaryKey: statement.int64(1))
+        let registered = context.registeredObject(with: id)
+        let object = registered.object
+        // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
+        // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
+        if !object.isLoaded && object.entity.number == layout.number {
+            context.fill(object, from: statement, plan: layout.tablePlan)
+            filled.append(object)
+        }
+        return registered
+    }
+
+    /// Calls `awakeFromFetch` on the objects filled, in row order.
+    mutating func awakeFilledObjects() {
+        for object in filled { object.awakeFromFetch() }
+        filled = []
+    }
+}
+
+extension ManagedObjectContext {
+    /// Runs a whole-row statement with `keys` bound in order and returns its rows' objects; `each` sees
+    /// every row's object with the statement still on that row (to read columns after the row's).
+    func objects(
+        ofRows sql: String, keys: [Int64], _ each: (ManagedObject, SQLiteStatement) -> Void = { _, _ in }
+    ) throws(ManagedObjectError) -> [ManagedObject] {
+        var reader = RowObjectReader(context: self)
+        var objects: [ManagedObject] = []
+        do {
+            try coordinator.withStore { store in
+                let statement = try store.connection.prepare(sql)
+                defer { statement.reset() }
+                for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }
+                while try statement.step() {
+                    guard let object = reader.object(at: statement)?.object else { continue }
+                    each(object, statement)
+                    objects.append(object)
+                }
+            }
+        } catch {
+            throw .store("\(error)")
+        }
+        reader.awakeFilledObjects()
+        return objects
+    }
+}

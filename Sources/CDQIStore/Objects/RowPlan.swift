@@ -1,0 +1,71 @@
+import CDQIModel
+import CDQIPredicate
+
+/// Where each value of an entity's row sits in a result row, and how to read it: worked out once per
+/// entity and query shape, so that reading a row does no lookup by column name.
+struct RowPlan: Sendable {
+    struct Attribute: Sendable {
+        /// The attribute's slot.
+        var index: Int
+        var position: Int
+        var type: AttributeType
+    }
+
+    struct ToOne: Sendable {
+        var slot: Int
+        var position: Int
+        var entityPosition: Int?
+        /// The destination's entity number, for rows whose to-one has no entity column.
+        var destinationNumber: Int
+    }
+
+    var entityPosition: Int?
+    var versionPosition: Int?
+    /// The number of attribute slots (stored or not) of the entity.
+    var attributeCount: Int
+    var attributes: [Attribute]
+    var toOnes: [ToOne]
+
+    init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
+        entityPosition = positions["Z_ENT"]
+        versionPosition = positions["Z_OPT"]
+        attributeCount = attributes.count
+        self.attributes = attributes.compactMap { attribute in
+            guard let column = attribute.column, let position = positions[column] else { return nil }
+            return Attribute(index: attribute.index, position: position, type: attribute.description.type)
+        }
+        toOnes = relationships.compactMap { relationship in
+            guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
+                return nil
+            }
+            return ToOne(
+                slot: relationship.slotIndex, position: position,
+                entityPosition: relationship.columns.entity.flatMap { positions[$0] },
+                destinationNumber: schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0)
+        }
+    }
+
+    /// The attribute values of the current row, by slot (`.null` for transient attributes).
+    func attributeValues(in statement: SQLiteStatement) -> [StoredValue] {
+        var values = [StoredValue](repeating: .null, count: attributeCount)
+        for attribute in attributes {
+            values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
+        }
+        return values
+    }
+
+    /// The primary key and entity number a to-one column of the current row refers to, or `nil` for NULL.
+    func reference(_ toOne: ToOne, in statement: SQLiteStatement) -> (key: Int64, entityNumber: Int)? {
+        if statement.isNull(toOne.position) { return nil }
+        var number = toOne.destinationNumber
+        if let entityPosition = toOne.entityPosition, !statement.isNull(entityPosition) {
+            number = Int(statement.int64(entityPosition))
+        }
+        return (statement.int64(toOne.position), number)
+    }
+
+    /// The row's optimistic-locking version (`Z_OPT`), 0 when the shape does not read it.
+    func version(in statement: SQLiteStatement) -> Int64 {
+        versionPosition.map { statement.int64($0) } ?? 0
+    }
+}

@@ -1,0 +1,69 @@
+@testable import CDQIStore
+import Testing
+
+/// The context's registry against Swift's dictionary (the second evaluator) under random inserts,
+/// replacements, lookups and removals: dense and strided keys that collide in the table, two hierarchies,
+/// temporary IDs and IDs of another store.
+@Suite("Object registry")
+struct ObjectRegistryTests {
+    /// A deterministic generator (SplitMix64), so that a failure reproduces.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("agrees with a dictionary over 40,000 random operations", arguments: [1 as UInt64, 2, 3])
+    func randomOperations(seed: UInt64) throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let layout = context.coordinator.layout
+        let entities = try ["Employee", "Department"].map { try #require(layout.entity(named: $0)) }
+        let store = context.coordinator.storeIdentifier
+        let temporaries = (0..<20).map { _ in ManagedObjectID(temporaryFor: entities[0]) }
+        var generator = SplitMix(state: seed)
+
+        func randomID() -> ManagedObjectID {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0: return temporaries.randomElement(using: &generator) ?? temporaries[0]
+            case 1: return ManagedObjectID(entity: entities[0], storeIdentifier: "OTHER", primaryKey: Int64.random(in: 1...8, using: &generator))
+            case 2: return ManagedObjectID(entity: entities[1], storeIdentifier: store, primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
+            default:
+                let entity = entities.randomElement(using: &generator) ?? entities[0]
+                return ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: Int64.random(in: 1...300, using: &generator))
+            }
+        }
+
+        var registry = ObjectRegistry(storeIdentifier: store)
+        var reference: [ManagedObjectID: ManagedObject] = [:]
+        for step in 0..<40_000 {
+            let id = randomID()
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0:
+                let made = ManagedObject(entity: id.entity, objectID: id, context: nil)
+                let (object, isNew) = registry.object(for: id) { made }
+                #expect(isNew == (reference[id] == nil), "step \(step)")
+                #expect(object === (reference[id] ?? made), "step \(step)")
+                reference[id] = object
+            case 1:
+                let object = ManagedObject(entity: id.entity, objectID: id, context: nil)
+                registry[id] = object
+                reference[id] = object
+            case 2:
+                #expect(registry.removeValue(forKey: id) === reference.removeValue(forKey: id), "step \(step)")
+            default:
+                #expect(registry[id] === reference[id], "step \(step)")
+            }
+            #expect(registry.count == reference.count, "step \(step)")
+        }
+        let expected = Set(reference.values.map(ObjectIdentifier.init))
+        #expect(Set(registry.values.map(ObjectIdentifier.init)) == expected)
+        for (id, object) in reference { #expect(registry[id] === object) }
+        registry.removeAll()
+        #expect(registry.count == 0 && registry.values.isEmpty)
+    }
+}
