@@ -1,9 +1,10 @@
 @testable import CDQIStore
+import Foundation
 import Testing
 
 /// The context's registry against Swift's dictionary (the second evaluator) under random inserts,
 /// replacements, lookups and removals: dense and strided keys that collide in the table, two hierarchies,
-/// temporary IDs and IDs of another store.
+/// temporary IDs of this process and of another one, and IDs of another store.
 @Suite("Object registry")
 struct ObjectRegistryTests {
     /// A deterministic generator (SplitMix64), so that a failure reproduces.
@@ -25,11 +26,14 @@ struct ObjectRegistryTests {
         let entities = try ["Employee", "Department"].map { try #require(layout.entity(named: $0)) }
         let store = context.coordinator.storeIdentifier
         let temporaries = (0..<20).map { _ in ManagedObjectID(temporaryFor: entities[0]) }
+        // Temporary IDs of another process (as parsed from a URI).
+        let foreign = (0..<5).map { _ in ManagedObjectID(entity: entities[1], storeIdentifier: "", identity: .temporary(UUID())) }
         var generator = SplitMix(state: seed)
 
         func randomID() -> ManagedObjectID {
-            switch Int.random(in: 0..<10, using: &generator) {
+            switch Int.random(in: 0..<11, using: &generator) {
             case 0: return temporaries.randomElement(using: &generator) ?? temporaries[0]
+            case 10: return foreign.randomElement(using: &generator) ?? foreign[0]
             case 1: return ManagedObjectID(entity: entities[0], storeIdentifier: "OTHER", primaryKey: Int64.random(in: 1...8, using: &generator))
             case 2: return ManagedObjectID(entity: entities[1], storeIdentifier: store, primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
             default:

@@ -19,11 +19,18 @@ extension ManagedObjectContext {
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
         for object in Array(touched.values) where object.hasChanges { object.willSave() }
-        let pending = Array(touched.values)
-        let inserted = pending.filter { $0.insertedFlag && !$0.deletedFlag }.sorted { $0.insertionOrder < $1.insertionOrder }
-        let deleted = pending.filter { $0.deletedFlag && !$0.insertedFlag }.sorted(by: Self.savedOrder)
-        let updated = pending.filter { !$0.insertedFlag && !$0.deletedFlag && $0.hasPersistentChanges }
-            .sorted(by: Self.savedOrder)
+        var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
+        for object in touched.values {
+            switch (object.insertedFlag, object.deletedFlag) {
+            case (true, false): inserted.append(object)
+            case (false, true): deleted.append(object)
+            case (false, false): if object.hasPersistentChanges { updated.append(object) }
+            case (true, true): break
+            }
+        }
+        inserted.sort { $0.insertionOrder < $1.insertionOrder }
+        deleted.sort(by: Self.savedOrder)
+        updated.sort(by: Self.savedOrder)
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             touched.removeAll()
             return SaveChanges()
@@ -63,7 +70,7 @@ extension ManagedObjectContext {
     }
 
     private static func savedOrder(_ left: ManagedObject, _ right: ManagedObject) -> Bool {
-        if left.entity.name != right.entity.name { return left.entity.name < right.entity.name }
+        if left.entity !== right.entity && left.entity.name != right.entity.name { return left.entity.name < right.entity.name }
         return (left.objectID.primaryKey ?? 0) < (right.objectID.primaryKey ?? 0)
     }
 

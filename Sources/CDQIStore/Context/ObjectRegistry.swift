@@ -1,12 +1,13 @@
 /// A context's objects by ID: at most one object per ID.
 ///
-/// Objects saved in the context's own store (nearly all of them) live in an open-addressing table
-/// keyed by root entity number and primary key, hashed with one multiplication: a fetch registers an
-/// object per row, and the general-purpose dictionary's hashing of the whole ID was half the cost of
-/// materializing a row. Other IDs (temporary ones, IDs of another store) live in a dictionary.
+/// Objects saved in the context's own store and objects inserted in this process (nearly all of them)
+/// live in an open-addressing table keyed by root entity number and primary key (or temporary counter),
+/// with a hash of a few shifts: a fetch registers an object per row, and the general-purpose
+/// dictionary's hashing of the whole ID was half the cost of materializing a row. Other IDs (IDs of
+/// another store, temporary IDs parsed from URIs of another process) live in a dictionary.
 struct ObjectRegistry {
     private struct Slot {
-        /// 0 for an empty slot (entity numbers start at 1).
+        /// 0 for an empty slot (entity numbers start at 1; temporary IDs use the negated number).
         var root = 0
         var key: Int64 = 0
         var object: ManagedObject?
@@ -90,10 +91,18 @@ struct ObjectRegistry {
 
     // MARK: Table
 
-    /// The table key of a permanent ID of this store, `nil` for any other ID.
+    /// The table key of a permanent ID of this store (the root's number and the primary key) or of a
+    /// temporary ID made in this process (the root's number negated and the temporary counter); `nil`
+    /// for any other ID.
     private func tableKey(_ id: ManagedObjectID) -> (root: Int, key: Int64)? {
-        guard let key = id.primaryKey, id.storeIdentifier == storeIdentifier else { return nil }
-        return (id.entity.rootNumber, key)
+        switch id.identity {
+        case .primaryKey(let key):
+            guard id.storeIdentifier == storeIdentifier else { return nil }
+            return (id.entity.rootNumber, key)
+        case .temporary(let uuid):
+            guard let counter = TemporaryIdentifiers.counter(of: uuid) else { return nil }
+            return (-id.entity.rootNumber, Int64(bitPattern: counter))
+        }
     }
 
     private func home(root: Int, key: Int64) -> Int {

@@ -11,6 +11,13 @@ struct SaveWriter {
     var result = SaveResult()
     /// Prepared INSERTs by entity layout, for this save.
     private var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+    /// Prepared UPDATEs by entity layout and changed columns, for this save.
+    private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+
+    private struct UpdateShape: Hashable {
+        let layout: ObjectIdentifier
+        let columns: [String]
+    }
 
     init(
         context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
@@ -178,10 +185,17 @@ struct SaveWriter {
     private mutating func resolveConflicts() throws -> [ObjectIdentifier: Resolution] {
         var resolutions: [ObjectIdentifier: Resolution] = [:]
         var conflicts: [MergeConflict] = []
-        for object in plan.updated + plan.deleted {
+        let checked = plan.updated + plan.deleted
+        let versions = try storedVersions(of: checked)
+        for object in checked {
             guard let key = object.objectID.primaryKey, let snapshot = object.snapshot else { continue }
             let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
             let current = currentValues(of: object)
+            if versions[ObjectIdentifier(object)] == snapshot.version {
+                resolutions[ObjectIdentifier(object)] = .write(values: current, base: base, expected: snapshot.version)
+                continue
+            }
+            // Changed or deleted elsewhere: the whole stored row decides what the merge policy does.
             guard let row = try StoredRow.read(object.entity, key: key, connection: connection, schema: schema) else {
                 // A row deleted elsewhere: deleting it again is moot; changing it is a conflict for every policy.
                 if !object.deletedFlag {
@@ -231,20 +245,58 @@ struct SaveWriter {
         return resolutions
     }
 
+    /// The stored row versions (`Z_OPT`) of saved objects, read one query per table and per 500 keys;
+    /// objects whose row is gone have none.
+    private func storedVersions(of objects: [ManagedObject]) throws -> [ObjectIdentifier: Int64] {
+        var byTable: [String: [(key: Int64, object: ManagedObject)]] = [:]
+        for object in objects {
+            guard let key = object.objectID.primaryKey else { continue }
+            byTable[object.entity.tableName, default: []].append((key, object))
+        }
+        var versions: [ObjectIdentifier: Int64] = [:]
+        for (table, members) in byTable {
+            for start in stride(from: 0, to: members.count, by: 500) {
+                let chunk = members[start..<min(start + 500, members.count)]
+                let statement = try connection.prepare(
+                    "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(SQLText.placeholders(chunk.count)))")
+                defer { statement.reset() }
+                for (offset, member) in chunk.enumerated() { try statement.bind(member.key, at: offset + 1) }
+                var stored: [Int64: Int64] = [:]
+                while try statement.step() { stored[statement.int64(0)] = statement.int64(1) }
+                for member in chunk { versions[ObjectIdentifier(member.object)] = stored[member.key] }
+            }
+        }
+        return versions
+    }
+
     private mutating func updateRow(of object: ManagedObject, _ resolution: Resolution) throws {
         guard case .write(let values, let base, let expected) = resolution, let key = key(of: object) else { return }
         let layout = object.entity
         var columns: [String] = []
         var bound: [StoredValue] = []
         appendColumns(of: layout, row: values, changedFrom: base, columns: &columns, values: &bound)
-        let sql = "UPDATE \(layout.tableName) SET "
-            + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ? AND Z_OPT = ?"
-        try run(sql, bound + [.integer(expected + 1), .integer(key), .integer(expected)])
+        let statement = try updateStatement(for: layout, columns: columns)
+        for (offset, value) in (bound + [.integer(expected + 1), .integer(key), .integer(expected)]).enumerated() {
+            try statement.bind(value, at: offset + 1)
+        }
+        try statement.run()
         if connection.changes != 1 {
             throw ContextError.mergeConflicts([MergeConflict(
                 objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
         }
         result.versions[ObjectIdentifier(object)] = expected + 1
+    }
+
+    /// The UPDATE of an entity's row that sets `columns` (and the version), prepared once per save and
+    /// column set: updates of many objects usually change the same columns.
+    private mutating func updateStatement(for layout: EntityLayout, columns: [String]) throws -> SQLiteStatement {
+        let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: columns)
+        if let statement = updateStatements[shape] { return statement }
+        let sql = "UPDATE \(layout.tableName) SET "
+            + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ? AND Z_OPT = ?"
+        let statement = try connection.prepare(sql)
+        updateStatements[shape] = statement
+        return statement
     }
 
     /// Deletes the object's row and its join-table rows.

@@ -17,4 +17,13 @@ enum TemporaryIdentifiers {
                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         }
     }
+
+    /// The counter part of a UUID ``next()`` made in this process, or `nil` for any other UUID.
+    static func counter(of uuid: UUID) -> UInt64? {
+        withUnsafeBytes(of: uuid.uuid) { bytes -> UInt64? in
+            let p = bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+            guard UInt64(bigEndian: p) == prefix else { return nil }
+            return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
 }
