@@ -2,7 +2,7 @@
 ///
 /// Objects saved in the context's own store and objects inserted in this process (nearly all of them)
 /// live in an open-addressing table keyed by root entity number and primary key (or temporary counter),
-/// with a hash of a few shifts: a fetch registers an object per row, and the general-purpose
+/// hashed with one multiplication: a fetch registers an object per row, and the general-purpose
 /// dictionary's hashing of the whole ID was half the cost of materializing a row. Other IDs (IDs of
 /// another store, temporary IDs parsed from URIs of another process) live in a dictionary.
 struct ObjectRegistry {
@@ -106,12 +106,11 @@ struct ObjectRegistry {
     }
 
     private func home(root: Int, key: Int64) -> Int {
-        // Primary keys are mostly consecutive, and rows mostly come in key order: folding the high bits
-        // into the low ones keeps consecutive keys in neighbouring slots (cache-friendly) while spreading
-        // keys that differ only in high bits; the root moves each hierarchy to its own region.
-        let bits = UInt64(bitPattern: key)
-        let folded = bits ^ (bits >> 11) ^ (bits >> 23) ^ (bits >> 37) ^ (UInt64(truncatingIfNeeded: root) &* 0x9E37_79B9_7F4A_7C15)
-        return Int(truncatingIfNeeded: folded) & (slots.count - 1)
+        // Fibonacci hashing: the top bits of the product spread keys evenly, consecutive ones included,
+        // so probe runs stay short (a hash that kept consecutive keys together made one run per range of
+        // keys, and removals or lookups inside such a run walked all of it).
+        let mixed = (UInt64(bitPattern: key) ^ (UInt64(truncatingIfNeeded: root) &<< 48)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(64 - slots.count.trailingZeroBitCount))
     }
 
     /// The slot holding the key (`found`), or the empty slot where it would go.
