@@ -58,7 +58,7 @@ extension ManagedObjectContext {
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, plan: RowPlan) {
         var toOne: [ManagedObject?] = []
         if object.entity.toOneCount > 0 {
-            toOne = Array(repeating: nil, count: object.entity.toOneCount)
+            toOne = .filled(with: nil, count: object.entity.toOneCount)
             for slot in plan.toOnes {
                 guard let reference = plan.reference(slot, in: statement),
                     let id = objectID(entityNumber: reference.entityNumber, key: reference.key)

@@ -162,12 +162,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// related objects.
     func loadEmpty() {
         attributeValues = entity.defaultValues
-        if entity.toOneCount > 0 { toOneValues = Array(repeating: nil, count: entity.toOneCount) }
+        if entity.toOneCount > 0 { toOneValues = .filled(with: nil, count: entity.toOneCount) }
         guard entity.toManyCount > 0 else {
             isLoaded = true
             return
         }
-        toManyValues = Array(repeating: nil, count: entity.toManyCount)
+        toManyValues = .filled(with: nil, count: entity.toManyCount)
         for relationship in entity.relationships where relationship.isToMany {
             var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
             storage.committed = nil

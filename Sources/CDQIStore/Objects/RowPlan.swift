@@ -47,7 +47,7 @@ struct RowPlan: Sendable {
 
     /// The attribute values of the current row, by slot (`.null` for transient attributes).
     func attributeValues(in statement: SQLiteStatement) -> [StoredValue] {
-        var values = [StoredValue](repeating: .null, count: attributeCount)
+        var values = [StoredValue].filled(with: .null, count: attributeCount)
         for attribute in attributes {
             values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
         }
