@@ -45,6 +45,9 @@ extension ManagedObjectContext {
         validation.checkUniquenessAmongPending(inserted + updated)
         let plan = SavePlan(inserted: inserted, updated: updated, deleted: deleted, policy: mergePolicy)
         let result: SaveResult
+        // The writer hands each inserted object its new key; a failed save takes them back.
+        var written = false
+        defer { if !written { for object in inserted { object.allocatedKey = nil } } }
         do {
             result = try coordinator.withStore { store in
                 try store.connection.writeTransaction {
@@ -61,6 +64,7 @@ extension ManagedObjectContext {
         } catch {
             throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
         }
+        written = true
         let deletedIDs = Set(deleted.map(\.objectID))
         finish(plan, result)
         let changes = SaveChanges(
@@ -77,7 +81,8 @@ extension ManagedObjectContext {
     /// Brings the objects in line with what was written.
     private func finish(_ plan: SavePlan, _ result: SaveResult) {
         for object in plan.inserted {
-            guard let key = result.keys[ObjectIdentifier(object)] else { continue }
+            guard let key = object.allocatedKey else { continue }
+            object.allocatedKey = nil
             registered[object.objectID] = nil
             object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
             registered[object.objectID] = object
@@ -136,7 +141,6 @@ struct SavePlan {
 
 /// What a save wrote, for updating the objects after the commit.
 struct SaveResult {
-    var keys: [ObjectIdentifier: Int64] = [:]
     var versions: [ObjectIdentifier: Int64] = [:]
     var merged: [ObjectIdentifier: RowValues] = [:]
     var rolledBack: Set<ObjectIdentifier> = []

@@ -28,7 +28,7 @@ public final class ManagedObjectContext {
     /// One object per ID.
     var registered: ObjectRegistry
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
-    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var touched = TouchedObjects()
     var insertionCounter = 0
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
@@ -59,7 +59,7 @@ public final class ManagedObjectContext {
         insertionCounter += 1
         object.insertionOrder = insertionCounter
         registered[object.objectID] = object
-        touched[ObjectIdentifier(object)] = object
+        touched.insert(object)
         object.awakeFromInsert()
         return object
     }
@@ -159,7 +159,7 @@ public final class ManagedObjectContext {
             throw .object(error)
         }
         object.deletedFlag = true
-        touched[ObjectIdentifier(object)] = object
+        touched.insert(object)
         do {
             for relationship in object.entity.relationships where relationship.isStored {
                 let destinations: [ManagedObject]
@@ -210,7 +210,7 @@ public final class ManagedObjectContext {
     public var deletedObjects: Set<ManagedObject> { Set(touched.values.filter { $0.deletedFlag && !$0.insertedFlag }) }
 
     func objectDidChange(_ object: ManagedObject) {
-        touched[ObjectIdentifier(object)] = object
+        touched.insert(object)
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted and changed objects
@@ -252,7 +252,7 @@ public final class ManagedObjectContext {
         guard mergeChanges, object.isLoaded else {
             object.deletedFlag = false
             object.turnIntoFault()
-            touched[ObjectIdentifier(object)] = nil
+            touched.remove(object)
             return
         }
         do {
@@ -264,7 +264,7 @@ public final class ManagedObjectContext {
 
     func unregister(_ object: ManagedObject) {
         registered[object.objectID] = nil
-        touched[ObjectIdentifier(object)] = nil
+        touched.remove(object)
         object.detachFromContext()
     }
 

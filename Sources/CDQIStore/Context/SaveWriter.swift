@@ -53,7 +53,7 @@ struct SaveWriter {
     // MARK: Keys
 
     func key(of object: ManagedObject) -> Int64? {
-        result.keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey
+        object.allocatedKey ?? object.objectID.primaryKey
     }
 
     func reference(to object: ManagedObject?) -> (key: Int64, entityNumber: Int)? {
@@ -72,7 +72,7 @@ struct SaveWriter {
             select.reset()
             for object in objects {
                 maximum += 1
-                result.keys[ObjectIdentifier(object)] = maximum
+                object.allocatedKey = maximum
             }
             let update = try connection.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             try update.bind(maximum, at: 1)
@@ -116,7 +116,6 @@ struct SaveWriter {
             }
         }
         try statement.run()
-        result.versions[ObjectIdentifier(object)] = 1
     }
 
     /// The INSERT of an entity's rows, prepared once per save.

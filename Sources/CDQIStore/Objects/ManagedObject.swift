@@ -38,6 +38,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var deletedFlag = false
     /// The order objects were inserted in (saves allocate primary keys in this order).
     var insertionOrder = 0
+    /// The object's position in its context's touched objects, -1 when not listed there.
+    var touchedPosition = -1
+    /// The primary key a save in progress allocated for this inserted object; `nil` outside a save.
+    var allocatedKey: Int64?
 
     /// Creates an object; called by the context (use ``ManagedObjectContext/insertNewObject(forEntityName:)``
     /// to make a new object). Subclasses inherit it and should not need their own initializer.
