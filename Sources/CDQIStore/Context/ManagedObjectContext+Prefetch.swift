@@ -1,10 +1,6 @@
 import CDQIPredicate
 
 extension ManagedObjectContext {
-    /// The most keys bound in one `IN (…)` list (SQLite allows 32,766 parameters; smaller lists keep
-    /// statements reusable from the cache).
-    private static let keysPerQuery = 500
-
     /// Loads, for `objects`, the relationships along each key path of `keyPaths` (`"department"`,
     /// `"languages"`, `"department.employees"`): one query per relationship step and per 500 objects,
     /// instead of one query per object when each is first used. Relationships already loaded, and
@@ -49,7 +45,7 @@ extension ManagedObjectContext {
             faults[object.entity.tableName, default: (object.entity, [])].keys.append(key)
         }
         for (layout, keys) in faults.values {
-            for chunk in keys.chunked(Self.keysPerQuery) {
+            for chunk in keys.chunked(SQLText.keysPerQuery) {
                 let sql = "SELECT \(layout.tableColumnsSQL) FROM \(layout.tableName) t0 WHERE t0.Z_PK IN (\(SQLText.placeholders(chunk.count)))"
                 _ = try self.objects(ofRows: sql, keys: Array(chunk))
             }
@@ -68,7 +64,7 @@ extension ManagedObjectContext {
             guard let slot = group.first?.slot,
                   let destination = coordinator.layout.entity(named: slot.description.destinationEntityName)
             else { continue }
-            for chunk in group.chunked(Self.keysPerQuery) {
+            for chunk in group.chunked(SQLText.keysPerQuery) {
                 let keys = chunk.compactMap { $0.object.objectID.primaryKey }
                 guard let query = ToManyQuery(slot, destination: destination, ownerCount: keys.count) else { continue }
                 var byOwner: [Int64: [ManagedObject]] = [:]
@@ -84,12 +80,5 @@ extension ManagedObjectContext {
             }
         }
         return members
-    }
-}
-
-extension Array {
-    /// The array cut into consecutive pieces of at most `size` elements.
-    fileprivate func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

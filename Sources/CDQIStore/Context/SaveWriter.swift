@@ -244,7 +244,8 @@ struct SaveWriter {
         return resolutions
     }
 
-    /// The stored row versions (`Z_OPT`) of saved objects, read one query per table and per 500 keys;
+    /// The stored row versions (`Z_OPT`) of saved objects, read one query per table and per 500 keys
+    /// (``SQLText/keysPerQuery``);
     /// objects whose row is gone have none.
     private func storedVersions(of objects: [ManagedObject]) throws -> [ObjectIdentifier: Int64] {
         var byTable: [String: [(key: Int64, object: ManagedObject)]] = [:]
@@ -254,8 +255,7 @@ struct SaveWriter {
         }
         var versions: [ObjectIdentifier: Int64] = [:]
         for (table, members) in byTable {
-            for start in stride(from: 0, to: members.count, by: 500) {
-                let chunk = members[start..<min(start + 500, members.count)]
+            for chunk in members.chunked(SQLText.keysPerQuery) {
                 let statement = try connection.prepare(
                     "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(SQLText.placeholders(chunk.count)))")
                 defer { statement.reset() }

@@ -77,11 +77,3 @@ struct SQLFragment {
         return SQLFragment(sql, bindings: bindings)
     }
 }
-
-/// Pieces of SQL text shared by the statements the store builds by hand.
-enum SQLText {
-    /// `?, ?, ?`: `count` parameter placeholders.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-}
