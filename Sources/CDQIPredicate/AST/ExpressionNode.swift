@@ -94,7 +94,11 @@ public struct ExpressionNode: Sendable, Hashable {
 
     /// A key path from a dotted string: `"department.name"`, `"employees.@avg.salary"`.
     public static func keyPath(_ dotted: String) -> ExpressionNode {
-        keyPath(dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
+        // A single key (the common case) needs no splitting.
+        if !dotted.utf8.contains(UInt8(ascii: ".")) && dotted.utf8.first != UInt8(ascii: "@") {
+            return ExpressionNode(kind: .keyPath(base: nil, components: [.key(dotted)]))
+        }
+        return keyPath(dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
             if part.first == "@", let op = CollectionOperator(rawValue: String(part.dropFirst())) {
                 return .collectionOperator(op)
             }

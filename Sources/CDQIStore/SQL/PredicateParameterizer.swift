@@ -24,7 +24,12 @@ struct PredicateParameterizer {
         self.storeIdentifier = storeIdentifier
     }
 
-    static func slotName(_ index: Int) -> String { "\u{0}\(index)" }
+    static func slotName(_ index: Int) -> String {
+        index < slotNames.count ? slotNames[index] : "\u{0}\(index)"
+    }
+
+    /// The first slot names, made once: a fetch asks for them every time it runs.
+    private static let slotNames = (0..<32).map { "\u{0}\($0)" }
 
     static func slotIndex(_ name: String) -> Int? {
         guard name.first == "\u{0}" else { return nil }

@@ -79,6 +79,14 @@ public final class SQLiteStatement {
         try check(code)
     }
 
+    /// Whether the statement has stepped to a row and not been reset or run to its end.
+    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    /// Resets the statement to run again, keeping its bindings.
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Clears every binding (to NULL) and resets the statement to run again.
     public func reset() {
         sqlite3_reset(handle)

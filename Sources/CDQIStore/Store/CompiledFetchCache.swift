@@ -14,9 +14,17 @@ final class CompiledFetchCache {
         var classes: [PredicateParameterizer.ConstantClass]
     }
 
-    struct Entry {
-        var sql: String
-        var bindings: [SQLBinding]
+    /// A compiled shape: its SQL, what to bind, and the statement prepared for it on the store's
+    /// connection (kept here so that running the shape again skips the connection's lookup by SQL text).
+    final class Entry {
+        let sql: String
+        let bindings: [SQLBinding]
+        var statement: SQLiteStatement?
+
+        init(sql: String, bindings: [SQLBinding]) {
+            self.sql = sql
+            self.bindings = bindings
+        }
     }
 
     /// More shapes than this means the queries are generated; the cache then starts over.

@@ -69,7 +69,16 @@ extension SQLiteStore {
 
     private func prepare(_ request: FetchRequest, shape: FetchSQLBuilder.Shape) throws -> SQLiteStatement {
         let (entry, constants) = try compiled(request, shape: shape)
-        let statement = try connection.prepare(entry.sql)
+        let statement: SQLiteStatement
+        if let cached = entry.statement, !cached.isBusy {
+            // Every parameter is bound below, so resetting is enough (the connection's cache would also
+            // clear the bindings).
+            cached.rewind()
+            statement = cached
+        } else {
+            statement = try connection.prepare(entry.sql)
+            if entry.statement == nil { entry.statement = statement }
+        }
         for (offset, binding) in entry.bindings.enumerated() {
             try statement.bind(binding.resolve(constants: constants, request: request), at: offset + 1)
         }
