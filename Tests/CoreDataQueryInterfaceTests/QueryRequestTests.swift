@@ -22,7 +22,25 @@ private final class QEmployee: Entity {
     static let cdqiEntityName = "Employee"
 }
 
+/// A class that relies on the default entity name (its class name).
+private final class QDepartment: Entity {
+    typealias CDQIAttribute = QDepartmentAttribute
+}
+
+/// Another, so that the cached names of two classes must stay apart.
+private final class QTeam: Entity {
+    typealias CDQIAttribute = QDepartmentAttribute
+}
+
 @Suite struct QueryRequestTests {
+    @Test func theDefaultEntityNameIsTheClassNameWithoutItsModule() {
+        for _ in 0..<2 {
+            #expect(QDepartment.cdqiEntityName == "QDepartment")
+            #expect(QTeam.cdqiEntityName == "QTeam")
+        }
+        #expect(Query<QTeam, QTeam>().request().entityName == "QTeam")
+    }
+
     @Test func emptyQueryFetchesTheEntity() {
         let request = Query<QEmployee, QEmployee>().request()
         #expect(request.entityName == "Employee")

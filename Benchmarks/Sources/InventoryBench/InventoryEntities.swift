@@ -9,6 +9,8 @@ import Foundation
 
 /// An item (`Item` in Inventory.xcdatamodeld).
 final class Item: ManagedObject {
+    class var cdqiEntityName: String { "Item" }
+
     // Attribute indexes: active 0, code 1, createdAt 2, price 3, quantity 4, rank 5, score 6, title 7.
     // Relationship indexes: category 0, parts 1. ``InventoryEntities/check(_:)`` verifies them.
     var active: Bool {
@@ -51,6 +53,8 @@ final class Item: ManagedObject {
 
 /// A category (`Category`).
 final class Category: ManagedObject {
+    class var cdqiEntityName: String { "Category" }
+
     var name: String {
         get { cdqiString(at: 0) ?? "" }
         set { cdqiSetString(newValue, at: 0) }
