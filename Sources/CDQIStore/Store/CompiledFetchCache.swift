@@ -30,13 +30,43 @@ final class CompiledFetchCache {
     /// More shapes than this means the queries are generated; the cache then starts over.
     static let capacity = 512
     private var entries: [Key: Entry] = [:]
+    /// The shape found or compiled last: a loop running one shape finds it without hashing its key.
+    private(set) var last: (key: Key, entry: Entry)?
 
     subscript(key: Key) -> Entry? {
-        get { entries[key] }
+        get {
+            let entry = entries[key]
+            if let entry { last = (key, entry) }
+            return entry
+        }
         set {
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = newValue
+            last = newValue.map { (key, $0) }
         }
+    }
+
+    /// The last shape's entry and the request's constants (in slot order) when the request has that
+    /// shape; `nil` otherwise.
+    func lastEntry(
+        for request: FetchRequest, shape: FetchSQLBuilder.Shape, storeIdentifier: String
+    ) -> (Entry, [StoredValue])? {
+        guard let (key, entry) = last, key.entityName == request.entityName, key.shape == shape,
+            key.includesSubentities == request.includesSubentities,
+            key.hasWindow == (request.fetchLimit > 0 || request.fetchOffset > 0),
+            key.sortDescriptors == request.sortDescriptors
+        else { return nil }
+        var parameterizer = PredicateParameterizer(storeIdentifier: storeIdentifier)
+        switch (request.predicate, key.predicate) {
+        case (nil, nil):
+            break
+        case let (predicate?, template?):
+            guard parameterizer.matches(predicate, template: template) else { return nil }
+        default:
+            return nil
+        }
+        guard parameterizer.isCacheable, parameterizer.classes == key.classes else { return nil }
+        return (entry, parameterizer.constants)
     }
 
     var count: Int { entries.count }

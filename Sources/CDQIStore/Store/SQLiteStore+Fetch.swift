@@ -48,6 +48,7 @@ extension SQLiteStore {
     private func compiled(
         _ request: FetchRequest, shape: FetchSQLBuilder.Shape
     ) throws -> (CompiledFetchCache.Entry, [StoredValue]) {
+        if let found = fetchCache.lastEntry(for: request, shape: shape, storeIdentifier: metadata.uuid) { return found }
         var parameterizer = PredicateParameterizer(storeIdentifier: metadata.uuid)
         let predicate = request.predicate.map { parameterizer.rewrite($0) }
         let key = CompiledFetchCache.Key(
