@@ -223,6 +223,25 @@ public final class OursWorkloads {
         return (parseSeconds / Double(parses), evaluateSeconds / Double(evaluations), matched)
     }
 
+    /// Issue 5's query-building figure: a query value with three filters and two orders, and the fetch
+    /// request it makes (everything a query does before SQL), per build.
+    public func queryBuildTime(builds: Int) -> (seconds: Double, request: FetchRequest) {
+        var request = FetchRequest(entityName: "")
+        let seconds = Measurement.seconds {
+            for index in 0..<builds {
+                let limit = Int64(index % 100)
+                request = Query<Item, Item>()
+                    .filter { $0.code >= "C0001" }
+                    .filter { $0.quantity > limit }
+                    .filter { $0.price < 5.0 }
+                    .order { $0.code }
+                    .order(ascending: false) { $0.quantity }
+                    .request()
+            }
+        }
+        return (seconds / Double(builds), request)
+    }
+
     /// W10: every item of the store at `url`, walked with a cursor `batchSize` objects at a time.
     public static func iterate(url: URL, model: ManagedObjectModel, batchSize: Int) throws -> Int {
         let container = try PersistentContainer(model: model, url: url)

@@ -2,7 +2,7 @@ import Foundation
 import InventoryBench
 
 // bin/bench: every workload, three ways, then one summary line per workload.
-//   cdqi-bench [--quick] [--only W2,W4]
+//   cdqi-bench [--quick] [--only W2,W4,Q]
 //   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -48,6 +48,7 @@ do {
         report(try runner.run(workload).summaryLine)
     }
     if selected("W8") { report(try suite.predicateLine()) }
+    if selected("Q") { report(suite.queryBuildLine()) }
     if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
