@@ -17,7 +17,7 @@ enum RuntimeNames {
         "DateAttribute", "DataAttribute", "UUIDAttribute", "URIAttribute",
         "AggregateExpression", "AggregateFunction", "SubqueryExpression", "QueryError", "ExpressionConvertible",
         "QuerySelectable", "TypedExpression", "QueryResultValue", "QueryIterator", "QuerySelection",
-        "SelectionConvertible", "ComputedExpression",
+        "SelectionConvertible", "ComputedExpression", "AliasedKeyPath",
     ]
 
     /// The types generated entity classes and embedded models refer to, with the module that declares

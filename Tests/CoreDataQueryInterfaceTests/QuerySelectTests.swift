@@ -79,6 +79,29 @@ import Testing
         #expect(rows[1]["lowest"] as? Int == 95_000)
     }
 
+    @Test func keyPathsSelectedUnderAnAlias() throws {
+        let (_, context) = try CompanyQueries.context()
+        let rows = try byDepartment(context)
+            .select { [alias($0.department.name, name: "team"), $0.salary.cdqiMax()] }
+            .groupBy { $0.department.name }
+            .all()
+        #expect(Set(rows[1].keys) == ["team", "salaryMax"])
+        #expect(rows.map { $0["team"] as? String } == [nil, "Engineering", "Marketing", "Sales", "Support"])
+        // Typed: the alias keeps the proxy's value type.
+        let typed: [(String?, Int32?)] = try byDepartment(context)
+            .select { ($0.department.name.cdqiAlias("team"), $0.salary.cdqiMax().alias("top")) }
+            .groupBy { $0.department.name }
+            .all()
+        #expect(typed.map(\.0) == [nil, "Engineering", "Marketing", "Sales", "Support"])
+        #expect(typed.map(\.1) == [52_000, 150_000, 61_000, 82_000, 47_000])
+        // The store fetches the key path; the query names its values.
+        let request = context.from(CompanyEmployee.self).select { [$0.lastName.cdqiAlias("surname")] }.request()
+        #expect(request.propertiesToFetch == [.keyPath("lastName")])
+        let surnames = try context.from(CompanyEmployee.self).select { [$0.lastName.cdqiAlias("surname")] }
+            .order { $0.lastName }.limit(2).all()
+        #expect(surnames.map { $0["surname"] as? String } == ["Hopper", "Jones"])
+    }
+
     @Test func selectWithStringsProxiesAndFreeFunctions() throws {
         let (_, context) = try CompanyQueries.context()
         let lees = context.from(CompanyEmployee.self).filter { $0.lastName == "Lee" }.order("firstName")
