@@ -143,6 +143,8 @@ struct Evaluator {
     }
 
     func compare(_ c: PredicateNode.Comparison, _ l: PredicateValue, _ r: PredicateValue) throws(PredicateEvaluationError) -> Bool {
+        // Two scalars: the fast path's comparison (one definition of what each operator means).
+        if case .scalar(let x) = l, case .scalar(let y) = r, let result = Self.compareScalars(c, x, y) { return result }
         let options = c.options
         switch c.op {
         case .equalTo: return ValueComparison.equal(l, r, options: options)
@@ -170,13 +172,8 @@ struct Evaluator {
         case .in: return ValueComparison.isMember(l, of: r, options: options)
         case .contains: return ValueComparison.isMember(r, of: l, options: options)
         case .beginsWith, .endsWith, .like, .matches:
-            guard case .scalar(.string(let s)) = l, case .scalar(.string(let t)) = r else { return false }
-            switch c.op {
-            case .beginsWith: return StringMatching.beginsWith(s, t, options: options)
-            case .endsWith: return StringMatching.endsWith(s, t, options: options)
-            case .like: return LikeMatcher.matches(s, pattern: t, options: options)
-            default: return RegexMatcher.matches(s, pattern: t, options: options)
-            }
+            // Only two strings match (handled above); anything else does not.
+            return false
         case .utiConformsTo, .utiEquals, .customSelector:
             throw .unsupported("'\(c.op.symbol)'")
         }
