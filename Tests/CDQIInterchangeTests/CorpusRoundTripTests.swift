@@ -1,5 +1,6 @@
 import CDQIInterchange
 import CDQIModel
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -35,13 +36,8 @@ import Testing
             url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version).model
         let folder = try InterchangeTestSupport.Folder()
         // Copies: opening a WAL store checkpoints it, which would change the corpus.
-        let original = folder.file(pair.store)
-        for suffix in ["", "-wal", "-shm"] {
-            let source = corpus.appendingPathComponent("stores/\(pair.store)\(suffix)")
-            if FileManager.default.fileExists(atPath: source.path) {
-                try FileManager.default.copyItem(at: source, to: URL(fileURLWithPath: original.path + suffix))
-            }
-        }
+        let original = try CorpusStoreCopy.copy(
+            named: pair.store, from: corpus.appendingPathComponent("stores"), into: folder.url)
         let first = try InterchangeTestSupport.export(model: model, from: original)
         try InterchangeTestSupport.importJSON(first, model: model, into: folder.file("copy.sqlite"))
         let second = try InterchangeTestSupport.export(model: model, from: folder.file("copy.sqlite"))

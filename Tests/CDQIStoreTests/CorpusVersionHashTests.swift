@@ -1,5 +1,6 @@
 import CDQIModel
 import CDQIStore
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ struct CorpusVersionHashTests {
             }
             let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
             defer { cleanUp() }
-            let path = try StoreTestSupport.copyStore(named: store, from: corpus.appendingPathComponent("stores"), into: folder)
+            let path = try CorpusStoreCopy.copy(named: store, from: corpus.appendingPathComponent("stores"), into: folder)
             try body(path, try loadModel(from: corpus))
         }
     }

@@ -24,17 +24,4 @@ enum StoreTestSupport {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return (folder, { try? FileManager.default.removeItem(at: folder) })
     }
-
-    /// Copies a corpus store with its `-wal` and `-shm` sidecars into `folder` (opening the original
-    /// would checkpoint and change it) and returns the copy's path.
-    static func copyStore(named name: String, from stores: URL, into folder: URL) throws -> URL {
-        let target = folder.appendingPathComponent(name)
-        for suffix in ["", "-wal", "-shm"] {
-            let source = stores.appendingPathComponent(name + suffix)
-            if FileManager.default.fileExists(atPath: source.path) {
-                try FileManager.default.copyItem(at: source, to: URL(fileURLWithPath: target.path + suffix))
-            }
-        }
-        return target
-    }
 }
