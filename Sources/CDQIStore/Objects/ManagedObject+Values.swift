@@ -159,6 +159,8 @@ extension ManagedObject {
     }
 
     func markChanged() {
+        // Already listed: skip loading the weak reference to the context (every setter calls this).
+        guard touchedPosition < 0 else { return }
         managedObjectContext?.objectDidChange(self)
     }
 }
