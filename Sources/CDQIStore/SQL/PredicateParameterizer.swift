@@ -82,6 +82,17 @@ struct PredicateParameterizer {
 
     // MARK: Matching a rewritten predicate
 
+    /// When set, ``matches(_:template:)`` checks each constant's class against this list (the
+    /// template's) instead of collecting ``classes``, so matching builds no second array.
+    private(set) var expectedClasses: [ConstantClass]?
+
+    /// A parameterizer for matching against a template whose constants have these classes.
+    init(storeIdentifier: String, expectedClasses: [ConstantClass]) {
+        self.storeIdentifier = storeIdentifier
+        self.expectedClasses = expectedClasses
+        constants.reserveCapacity(expectedClasses.count)
+    }
+
     /// Whether ``rewrite(_:)`` of `candidate` would return `template`, collecting the candidate's
     /// constants and their classes as `rewrite` does, without building the rewritten tree. Lets a
     /// fetch of the shape that ran last skip rewriting, hashing and comparing the whole predicate.
@@ -105,9 +116,15 @@ struct PredicateParameterizer {
     mutating func matches(_ candidate: ExpressionNode, template: ExpressionNode) -> Bool {
         switch (candidate.kind, template.kind) {
         case (.constant(let value), .variable(let name)):
-            guard Self.slotIndex(name) == constants.count else { return false }
+            let index = constants.count
+            // Comparing the name is cheaper than parsing it, and stricter: only `slotName(index)` matches.
+            guard name == Self.slotName(index) else { return false }
+            if let expectedClasses {
+                guard index < expectedClasses.count, expectedClasses[index] == constantClass(value) else { return false }
+            } else {
+                classes.append(constantClass(value))
+            }
             constants.append(value)
-            classes.append(constantClass(value))
             return true
         case (.constantCollection(let a, let aOrdered), .constantCollection(let b, let bOrdered)):
             return aOrdered == bOrdered && matchesAll(a, b)

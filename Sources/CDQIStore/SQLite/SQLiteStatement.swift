@@ -3,7 +3,10 @@ import Foundation
 
 /// SQLite's `SQLITE_TRANSIENT`: makes SQLite copy a bound buffer before the call returns.
 /// (The C macro is a cast that Swift does not import.)
-let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+/// Computed, not stored: a global constant would cost a lazy-initialization check on every bind.
+var sqliteTransient: sqlite3_destructor_type {
+    unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
 
 /// A prepared statement: bind values by 1-based index, step through rows, read columns by 0-based index.
 ///

@@ -31,18 +31,29 @@ final class CompiledFetchCache {
     static let capacity = 512
     private var entries: [Key: Entry] = [:]
     /// The shape found or compiled last: a loop running one shape finds it without hashing its key.
-    private(set) var last: (key: Key, entry: Entry)?
+    /// A reference, so that checking it copies no key.
+    private final class Last {
+        let key: Key
+        let entry: Entry
+
+        init(key: Key, entry: Entry) {
+            self.key = key
+            self.entry = entry
+        }
+    }
+
+    private var last: Last?
 
     subscript(key: Key) -> Entry? {
         get {
             let entry = entries[key]
-            if let entry { last = (key, entry) }
+            if let entry { last = Last(key: key, entry: entry) }
             return entry
         }
         set {
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = newValue
-            last = newValue.map { (key, $0) }
+            last = newValue.map { Last(key: key, entry: $0) }
         }
     }
 
@@ -51,12 +62,14 @@ final class CompiledFetchCache {
     func lastEntry(
         for request: FetchRequest, shape: FetchSQLBuilder.Shape, storeIdentifier: String
     ) -> (Entry, [StoredValue])? {
-        guard let (key, entry) = last, key.entityName == request.entityName, key.shape == shape,
+        guard let last else { return nil }
+        let key = last.key, entry = last.entry
+        guard key.entityName == request.entityName, key.shape == shape,
             key.includesSubentities == request.includesSubentities,
             key.hasWindow == (request.fetchLimit > 0 || request.fetchOffset > 0),
             key.sortDescriptors == request.sortDescriptors
         else { return nil }
-        var parameterizer = PredicateParameterizer(storeIdentifier: storeIdentifier)
+        var parameterizer = PredicateParameterizer(storeIdentifier: storeIdentifier, expectedClasses: key.classes)
         switch (request.predicate, key.predicate) {
         case (nil, nil):
             break
@@ -65,7 +78,7 @@ final class CompiledFetchCache {
         default:
             return nil
         }
-        guard parameterizer.isCacheable, parameterizer.classes == key.classes else { return nil }
+        guard parameterizer.isCacheable, parameterizer.constants.count == key.classes.count else { return nil }
         return (entry, parameterizer.constants)
     }
 

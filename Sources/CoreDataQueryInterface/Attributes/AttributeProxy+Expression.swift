@@ -8,6 +8,10 @@ extension AttributeProxy: ExpressionConvertible {
     public var cdqiExpression: ExpressionNode {
         // Built from the UTF-8 bytes: this runs for every comparison a filter makes.
         let path = cdqiKeyPath.utf8
+        // The common case, one plain key, needs no splitting.
+        if let first = path.first, first != UInt8(ascii: "$"), !path.contains(UInt8(ascii: ".")) {
+            return ExpressionNode(kind: .keyPath(base: nil, components: [.key(cdqiKeyPath)]))
+        }
         var components: [KeyPathComponent] = []
         var base: ExpressionNode?
         for part in path.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true) {

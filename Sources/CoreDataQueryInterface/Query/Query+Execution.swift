@@ -21,14 +21,7 @@ extension Query where M: ManagedObject {
             let objects = try Self.run { try context.fetch(request()) }
             var results: [R] = []
             results.reserveCapacity(objects.count)
-            for object in objects {
-                guard let typed = object as? R else {
-                    throw .notAnInstance(
-                        entity: object.entity.name, expectedClass: String(describing: R.self),
-                        actualClass: String(describing: type(of: object)))
-                }
-                results.append(typed)
-            }
+            for object in objects { results.append(try Self.typed(object)) }
             return results
         case .objectIDs:
             let ids = try Self.run { try context.fetchObjectIDs(request()) }
@@ -50,7 +43,24 @@ extension Query where M: ManagedObject {
     ///
     /// - Throws: ``QueryError``.
     public func first(managedObjectContext: ManagedObjectContext? = nil) throws(QueryError) -> R? {
-        try limit(1).all(managedObjectContext: managedObjectContext).first
+        guard resultKind == .objects else { return try limit(1).all(managedObjectContext: managedObjectContext).first }
+        // The request of `limit(1)`, without copying the query: this runs once per lookup.
+        let context = try resolveContext(managedObjectContext)
+        var request = request()
+        request.fetchLimit = 1
+        let objects = try Self.run { try context.fetch(request) }
+        guard let object = objects.first else { return nil }
+        return try Self.typed(object)
+    }
+
+    /// An object fetched for an object query, as `R`.
+    private static func typed(_ object: ManagedObject) throws(QueryError) -> R {
+        guard let typed = object as? R else {
+            throw .notAnInstance(
+                entity: object.entity.name, expectedClass: String(describing: R.self),
+                actualClass: String(describing: type(of: object)))
+        }
+        return typed
     }
 
     /// The number of results ``all(managedObjectContext:)`` returns (its window included): objects for
