@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A class whose objects are instances of a model entity, tied to the proxy that queries it.
 ///
 /// `cdqi` generates the conformance beside each entity's proxy:
@@ -24,19 +22,5 @@ extension Entity {
     /// The class name, without its module (`Employee` for `App.Employee`).
     public static var cdqiEntityName: String {
         ClassNames.name(of: Self.self)
-    }
-}
-
-/// Class names worked out once per class: `String(describing:)` on a type costs about as much as
-/// running a small query, and every query names its entity.
-enum ClassNames {
-    private static let names = Mutex<[ObjectIdentifier: String]>([:])
-
-    static func name(of type: AnyObject.Type) -> String {
-        let key = ObjectIdentifier(type)
-        if let name = names.withLock({ $0[key] }) { return name }
-        let name = String(describing: type)
-        names.withLock { $0[key] = name }
-        return name
     }
 }

@@ -45,12 +45,16 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The object a stored to-one reference names (a fault when not registered yet), or `nil` for none
+    /// or for an entity number the model does not have.
+    func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
+        reference.flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { object(with: $0) }
+    }
+
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
     func apply(_ row: StoredRow, to object: ManagedObject) {
-        let toOne = row.toOne.map { reference in
-            reference.flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { self.object(with: $0) }
-        }
-        setLoadedValues(of: object, attributes: row.attributes, toOne: toOne, version: row.version)
+        setLoadedValues(
+            of: object, attributes: row.attributes, toOne: row.toOne.map { self.object(referencedBy: $0) }, version: row.version)
     }
 
     /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
@@ -59,12 +63,7 @@ extension ManagedObjectContext {
         var toOne: [ManagedObject?] = []
         if object.entity.toOneCount > 0 {
             toOne = .filled(with: nil, count: object.entity.toOneCount)
-            for slot in plan.toOnes {
-                guard let reference = plan.reference(slot, in: statement),
-                    let id = objectID(entityNumber: reference.entityNumber, key: reference.key)
-                else { continue }
-                toOne[slot.slot] = self.object(with: id)
-            }
+            for slot in plan.toOnes { toOne[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement)) }
         }
         setLoadedValues(
             of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))

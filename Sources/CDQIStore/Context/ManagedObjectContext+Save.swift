@@ -98,8 +98,7 @@ extension ManagedObjectContext {
             if let merged = result.merged[id] {
                 object.attributeValues = merged.attributes
                 for relationship in object.entity.relationships where !relationship.isToMany {
-                    let target = merged.toOne[relationship.slotIndex]
-                        .flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { self.object(with: $0) }
+                    let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])
                     let current = object.toOneValues[relationship.slotIndex]
                     guard target !== current else { continue }
                     object.toOneValues[relationship.slotIndex] = target

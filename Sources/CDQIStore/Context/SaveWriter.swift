@@ -244,9 +244,8 @@ struct SaveWriter {
         return resolutions
     }
 
-    /// The stored row versions (`Z_OPT`) of saved objects, read one query per table and per 500 keys
-    /// (``SQLText/keysPerQuery``);
-    /// objects whose row is gone have none.
+    /// The stored row versions (`Z_OPT`) of saved objects, read one query per table and per
+    /// ``SQLText/keysPerQuery`` keys; objects whose row is gone have none.
     private func storedVersions(of objects: [ManagedObject]) throws -> [ObjectIdentifier: Int64] {
         var byTable: [String: [(key: Int64, object: ManagedObject)]] = [:]
         for object in objects {
@@ -275,9 +274,7 @@ struct SaveWriter {
         var bound: [StoredValue] = []
         appendColumns(of: layout, row: values, changedFrom: base, columns: &columns, values: &bound)
         let statement = try updateStatement(for: layout, columns: columns)
-        for (offset, value) in (bound + [.integer(expected + 1), .integer(key), .integer(expected)]).enumerated() {
-            try statement.bind(value, at: offset + 1)
-        }
+        try statement.bind(bound + [.integer(expected + 1), .integer(key), .integer(expected)])
         try statement.run()
         if connection.changes != 1 {
             throw ContextError.mergeConflicts([MergeConflict(
@@ -395,9 +392,7 @@ struct SaveWriter {
 
     private func run(_ sql: String, _ values: [StoredValue]) throws {
         let statement = try connection.prepare(sql)
-        for (position, value) in values.enumerated() {
-            try statement.bind(value, at: position + 1)
-        }
+        try statement.bind(values)
         try statement.run()
     }
 }

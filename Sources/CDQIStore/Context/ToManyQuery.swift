@@ -17,7 +17,7 @@ struct ToManyQuery {
                 + " JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) \(owners)"
             if relationship.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
             sql = text
-            ownerPosition = destination.tableColumnsSQL.split(separator: ",").count
+            ownerPosition = destination.tableColumnCount
         } else if let inverseName = relationship.description.inverseName,
                   let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value,
                   let position = destination.tableColumnPositions[foreignKey]

@@ -6,8 +6,6 @@
 struct TouchedObjects {
     private(set) var values: [ManagedObject] = []
 
-    var isEmpty: Bool { values.isEmpty }
-
     /// Lists the object (once).
     mutating func insert(_ object: ManagedObject) {
         guard object.touchedPosition < 0 else { return }

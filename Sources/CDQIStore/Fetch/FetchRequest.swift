@@ -47,3 +47,8 @@ public struct FetchRequest: Sendable, Hashable {
         self.includesSubentities = includesSubentities
     }
 }
+
+extension FetchRequest {
+    /// Whether the request has a limit or an offset (a `LIMIT … OFFSET …` clause).
+    var hasWindow: Bool { fetchLimit > 0 || fetchOffset > 0 }
+}

@@ -47,6 +47,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     let tableColumnsSQL: String
     /// The result position of each column `tableColumnsSQL` reads.
     let tableColumnPositions: [String: Int]
+    /// The number of columns `tableColumnsSQL` reads (a column selected after them is at this position).
+    let tableColumnCount: Int
     /// How to decode a row read by `selectRowSQL`, and one read by `tableColumnsSQL`, worked out once so
     /// that reading a row does no lookup by column name.
     let rowPlan: RowPlan
@@ -125,6 +127,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         rowColumnPositions = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let tableColumns = ["Z_ENT", "Z_PK", "Z_OPT"] + (schema.table(named: mapping.tableName)?.columns.map(\.name) ?? [])
         tableColumnsSQL = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
+        tableColumnCount = tableColumns.count
         tableColumnPositions = Dictionary(
             tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         rowPlan = RowPlan(attributes: attributes, relationships: relationships, positions: rowColumnPositions, schema: schema)

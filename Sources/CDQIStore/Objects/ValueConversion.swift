@@ -1,5 +1,6 @@
 import CDQIModel
 import CDQIPredicate
+import CSQLite
 import Foundation
 
 /// Converting attribute values between Swift values, ``StoredValue``s and SQLite columns, the way Core
@@ -143,7 +144,7 @@ enum ValueConversion {
     /// Reads column `index` of the current row as a value of an attribute of `type`.
     static func read(_ statement: SQLiteStatement, at index: Int, type: AttributeType) -> StoredValue {
         let storage = statement.storageClass(index)
-        if storage == 5 { return .null }   // SQLITE_NULL
+        if storage == SQLITE_NULL { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
             if storage == 1 { return .integer(statement.int64(index)) }   // SQLITE_INTEGER

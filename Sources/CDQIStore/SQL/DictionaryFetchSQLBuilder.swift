@@ -76,7 +76,7 @@ struct DictionaryFetchSQLBuilder {
         if !groups.isEmpty { statement = SQLFragment.template("% GROUP BY %", statement, .joined(groups, separator: ", ")) }
         if let having { statement = SQLFragment.template("% HAVING %", statement, having) }
         if !order.isEmpty { statement = SQLFragment.template("% ORDER BY %", statement, .joined(order, separator: ", ")) }
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+        if request.hasWindow {
             statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
         }
         return (statement, columns)

@@ -34,7 +34,7 @@ struct FetchSQLBuilder {
             conditions.append(try compiler.compile(predicate, in: root))
         }
 
-        let hasWindow = request.fetchLimit > 0 || request.fetchOffset > 0
+        let hasWindow = request.hasWindow
         var orderTerms: [SQLFragment] = []
         if shape != .count || hasWindow {
             orderTerms = try Self.orderTerms(request.sortDescriptors, compiler: &compiler, scope: root)

@@ -57,7 +57,7 @@ struct PredicateParameterizer {
         switch expression.kind {
         case .constant(let value):
             constants.append(value)
-            classes.append(constantClass(value))
+            classes.append(Self.constantClass(value, storeIdentifier: storeIdentifier))
             return ExpressionNode(kind: .variable(Self.slotName(constants.count - 1)))
         case .constantCollection(let elements, let ordered):
             return ExpressionNode(kind: .constantCollection(elements.map { rewrite($0) }, ordered: ordered))
@@ -80,93 +80,8 @@ struct PredicateParameterizer {
         }
     }
 
-    // MARK: Matching a rewritten predicate
-
-    /// When set, ``matches(_:template:)`` checks each constant's class against this list (the
-    /// template's) instead of collecting ``classes``, so matching builds no second array.
-    private(set) var expectedClasses: [ConstantClass]?
-
-    /// A parameterizer for matching against a template whose constants have these classes.
-    init(storeIdentifier: String, expectedClasses: [ConstantClass]) {
-        self.storeIdentifier = storeIdentifier
-        self.expectedClasses = expectedClasses
-        constants.reserveCapacity(expectedClasses.count)
-    }
-
-    /// Whether ``rewrite(_:)`` of `candidate` would return `template`, collecting the candidate's
-    /// constants and their classes as `rewrite` does, without building the rewritten tree. Lets a
-    /// fetch of the shape that ran last skip rewriting, hashing and comparing the whole predicate.
-    mutating func matches(_ candidate: PredicateNode, template: PredicateNode) -> Bool {
-        switch (candidate.kind, template.kind) {
-        case (.constant(let a), .constant(let b)):
-            return a == b
-        case (.and(let a), .and(let b)), (.or(let a), .or(let b)):
-            return matchesAll(a, b)
-        case (.not(let a), .not(let b)):
-            return matches(a, template: b)
-        case (.comparison(let a), .comparison(let b)):
-            return a.modifier == b.modifier && a.op == b.op && a.options == b.options
-                && matches(a.lhs, template: b.lhs) && matches(a.rhs, template: b.rhs)
-        default:
-            return false
-        }
-    }
-
-    /// The same for an expression; constants are collected in ``rewrite(_:)``'s order.
-    mutating func matches(_ candidate: ExpressionNode, template: ExpressionNode) -> Bool {
-        switch (candidate.kind, template.kind) {
-        case (.constant(let value), .variable(let name)):
-            let index = constants.count
-            // Comparing the name is cheaper than parsing it, and stricter: only `slotName(index)` matches.
-            guard name == Self.slotName(index) else { return false }
-            if let expectedClasses {
-                guard index < expectedClasses.count, expectedClasses[index] == constantClass(value) else { return false }
-            } else {
-                classes.append(constantClass(value))
-            }
-            constants.append(value)
-            return true
-        case (.constantCollection(let a, let aOrdered), .constantCollection(let b, let bOrdered)):
-            return aOrdered == bOrdered && matchesAll(a, b)
-        case (.aggregate(let a), .aggregate(let b)):
-            return matchesAll(a, b)
-        case (.keyPath(let aBase, let aComponents), .keyPath(let bBase, let bComponents)):
-            guard aComponents == bComponents else { return false }
-            switch (aBase, bBase) {
-            case (nil, nil): return true
-            case let (a?, b?): return matches(a, template: b)
-            default: return false
-            }
-        case (.function(let aFunction, let a), .function(let bFunction, let b)):
-            if aFunction == .now || aFunction == .random || aFunction == .randomInRange { isCacheable = false }
-            return aFunction == bFunction && matchesAll(a, b)
-        case (.subquery(let aCollection, let aVariable, let aPredicate), .subquery(let bCollection, let bVariable, let bPredicate)):
-            return aVariable == bVariable && matches(aCollection, template: bCollection) && matches(aPredicate, template: bPredicate)
-        case (.ternary(let aPredicate, let a1, let a2), .ternary(let bPredicate, let b1, let b2)):
-            return matches(aPredicate, template: bPredicate) && matches(a1, template: b1) && matches(a2, template: b2)
-        case (.cast(let a, let aType), .cast(let b, let bType)):
-            return aType == bType && matches(a, template: b)
-        case (.evaluatedObject, _), (.variable, _), (.index, _), (.methodCall, _), (.assignment, _), (.setOperation, _):
-            // `rewrite` leaves these as they are.
-            return candidate == template
-        default:
-            return false
-        }
-    }
-
-    private mutating func matchesAll(_ candidates: [PredicateNode], _ templates: [PredicateNode]) -> Bool {
-        guard candidates.count == templates.count else { return false }
-        for (candidate, template) in zip(candidates, templates) where !matches(candidate, template: template) { return false }
-        return true
-    }
-
-    private mutating func matchesAll(_ candidates: [ExpressionNode], _ templates: [ExpressionNode]) -> Bool {
-        guard candidates.count == templates.count else { return false }
-        for (candidate, template) in zip(candidates, templates) where !matches(candidate, template: template) { return false }
-        return true
-    }
-
-    private func constantClass(_ value: StoredValue) -> ConstantClass {
+    /// What the compiler may decide from `value`, in a store named `storeIdentifier`.
+    static func constantClass(_ value: StoredValue, storeIdentifier: String) -> ConstantClass {
         switch value {
         case .null: .null
         case .integer: .integer

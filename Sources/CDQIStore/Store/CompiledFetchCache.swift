@@ -66,20 +66,20 @@ final class CompiledFetchCache {
         let key = last.key, entry = last.entry
         guard key.entityName == request.entityName, key.shape == shape,
             key.includesSubentities == request.includesSubentities,
-            key.hasWindow == (request.fetchLimit > 0 || request.fetchOffset > 0),
+            key.hasWindow == request.hasWindow,
             key.sortDescriptors == request.sortDescriptors
         else { return nil }
-        var parameterizer = PredicateParameterizer(storeIdentifier: storeIdentifier, expectedClasses: key.classes)
+        var matcher = PredicateShapeMatcher(classes: key.classes, storeIdentifier: storeIdentifier)
         switch (request.predicate, key.predicate) {
         case (nil, nil):
             break
         case let (predicate?, template?):
-            guard parameterizer.matches(predicate, template: template) else { return nil }
+            guard matcher.matches(predicate, template: template) else { return nil }
         default:
             return nil
         }
-        guard parameterizer.isCacheable, parameterizer.constants.count == key.classes.count else { return nil }
-        return (entry, parameterizer.constants)
+        guard matcher.isCacheable, matcher.isComplete else { return nil }
+        return (entry, matcher.constants)
     }
 
     var count: Int { entries.count }

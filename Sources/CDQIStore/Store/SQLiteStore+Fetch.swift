@@ -53,7 +53,7 @@ extension SQLiteStore {
         let predicate = request.predicate.map { parameterizer.rewrite($0) }
         let key = CompiledFetchCache.Key(
             entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
-            hasWindow: request.fetchLimit > 0 || request.fetchOffset > 0,
+            hasWindow: request.hasWindow,
             sortDescriptors: request.sortDescriptors, predicate: predicate,
             classes: parameterizer.classes)
         if parameterizer.isCacheable, let entry = fetchCache[key] {
