@@ -71,3 +71,32 @@ struct ObjectRegistryTests {
         #expect(registry.count == 0 && registry.values.isEmpty)
     }
 }
+
+extension ObjectRegistryTests {
+    @Test("keys first held in the hashed table stay found once the array by primary key grows over them")
+    func keysMoveIntoTheArray() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
+        let store = context.coordinator.storeIdentifier
+        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: key) }
+        var registry = ObjectRegistry(storeIdentifier: store)
+        var reference: [Int64: ManagedObject] = [:]
+        // Far keys first: beyond what an array may hold for a nearly empty registry.
+        let far: [Int64] = [25_000, 31_999, 40_000, 90_000, 1 << 40]
+        // Then 20,000 dense keys, which let the array grow over the first two far keys.
+        for key in far + Array(1...20_000) {
+            let object = ManagedObject(entity: entity, objectID: id(key), context: nil)
+            #expect(registry.object(for: id(key)) { object }.isNew)
+            reference[key] = object
+        }
+        #expect(registry.count == 20_005)
+        for (key, object) in reference { #expect(registry[id(key)] === object, "key \(key)") }
+        // Removing and re-adding keeps one object per key.
+        for key in far { #expect(registry.removeValue(forKey: id(key)) === reference[key]) }
+        #expect(registry.count == 20_000)
+        for key in far { #expect(registry[id(key)] == nil) }
+        let expected = Set((1...20_000).compactMap { reference[Int64($0)] }.map(ObjectIdentifier.init))
+        let valuesAgree = Set(registry.values.map(ObjectIdentifier.init)) == expected
+        #expect(valuesAgree)
+    }
+}

@@ -48,7 +48,8 @@ extension ManagedObjectContext {
     /// The object a stored to-one reference names (a fault when not registered yet), or `nil` for none
     /// or for an entity number the model does not have.
     func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
-        reference.flatMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }.map { object(with: $0) }
+        guard let reference, let layout = coordinator.layout.entity(number: reference.entityNumber) else { return nil }
+        return registeredObject(of: layout, key: reference.key).object
     }
 
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.

@@ -91,6 +91,18 @@ public final class ManagedObjectContext {
         }
     }
 
+    /// The object of the row with primary key `key` of `layout` (one of this coordinator's layouts) in
+    /// this context's store: the registered one, or a new fault of class `type` (by default the class
+    /// registered for the entity).
+    func registeredObject(
+        of layout: EntityLayout, key: Int64, type: ManagedObject.Type? = nil
+    ) -> (object: ManagedObject, isNew: Bool) {
+        registered.object(root: layout.rootNumber, key: key) {
+            let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+            return (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: self)
+        }
+    }
+
     /// The object with this ID, loaded.
     /// - Throws: ``ContextError/objectNotFound(objectID:)`` when no such object exists (deleted or never
     ///   saved).

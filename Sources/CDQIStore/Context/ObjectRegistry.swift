@@ -1,10 +1,11 @@
 /// A context's objects by ID: at most one object per ID.
 ///
-/// Objects saved in the context's own store and objects inserted in this process (nearly all of them)
-/// live in an open-addressing table keyed by root entity number and primary key (or temporary counter),
-/// hashed with one multiplication: a fetch registers an object per row, and the general-purpose
-/// dictionary's hashing of the whole ID was half the cost of materializing a row. Other IDs (IDs of
-/// another store, temporary IDs parsed from URIs of another process) live in a dictionary.
+/// Objects saved in the context's own store live in one array per hierarchy, indexed by primary key:
+/// Core Data numbers rows densely from 1, so a fetch of many rows fills such an array in order (a
+/// hashed table touched a random cache line per row). A key far beyond what the array could hold at a
+/// few slots per registered object, and objects inserted in this process (keyed by root entity number and
+/// temporary counter), live in an open-addressing table hashed with one multiplication. Other IDs (IDs
+/// of another store, temporary IDs parsed from URIs of another process) live in a dictionary.
 struct ObjectRegistry {
     private struct Slot {
         /// 0 for an empty slot (entity numbers start at 1; temporary IDs use the negated number).
@@ -18,6 +19,10 @@ struct ObjectRegistry {
     /// Linear probing over a power-of-two number of slots, at most three quarters full.
     private var slots: [Slot] = []
     private var tableCount = 0
+    /// Per root entity number, objects by primary key; a key below an array's count lives there and
+    /// nowhere else.
+    private var dense: [[ManagedObject?]] = []
+    private var denseCount = 0
     private var others: [ManagedObjectID: ManagedObject] = [:]
 
     init(storeIdentifier: String) {
@@ -25,12 +30,13 @@ struct ObjectRegistry {
     }
 
     /// The number of objects.
-    var count: Int { tableCount + others.count }
+    var count: Int { denseCount + tableCount + others.count }
 
     /// Every object, in no particular order.
     var values: [ManagedObject] {
         var values: [ManagedObject] = []
         values.reserveCapacity(count)
+        for objects in dense { for case let object? in objects { values.append(object) } }
         for slot in slots { if let object = slot.object { values.append(object) } }
         values.append(contentsOf: others.values)
         return values
@@ -40,6 +46,7 @@ struct ObjectRegistry {
     subscript(id: ManagedObjectID) -> ManagedObject? {
         get {
             guard let (root, key) = tableKey(id) else { return others[id] }
+            if let index = denseIndex(root: root, key: key) { return dense[root][index] }
             let (index, found) = find(root: root, key: key)
             return found ? slots[index].object : nil
         }
@@ -48,7 +55,11 @@ struct ObjectRegistry {
                 others[id] = newValue
                 return
             }
-            if let newValue {
+            if let index = denseIndex(root: root, key: key, growing: newValue != nil) {
+                let old = dense[root][index]
+                dense[root][index] = newValue
+                denseCount += (newValue == nil ? 0 : 1) - (old == nil ? 0 : 1)
+            } else if let newValue {
                 let (index, found) = findOrMakeRoom(root: root, key: key)
                 if !found { tableCount += 1 }
                 slots[index] = Slot(root: root, key: key, object: newValue)
@@ -64,6 +75,20 @@ struct ObjectRegistry {
             if let object = others[id] { return (object, false) }
             let object = make()
             others[id] = object
+            return (object, true)
+        }
+        return object(root: root, key: key, orMake: make)
+    }
+
+    /// The object of table key (`root`, `key`) (see ``tableKey(_:)``; for a row of this store, the root
+    /// entity's number and the primary key), or the one `make` returns, registered (`isNew`) when there is
+    /// none. Rows read from the store are registered this way, without making an ID first.
+    mutating func object(root: Int, key: Int64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+        if let index = denseIndex(root: root, key: key, growing: true) {
+            if let object = dense[root][index] { return (object, false) }
+            let object = make()
+            dense[root][index] = object
+            denseCount += 1
             return (object, true)
         }
         let (index, found) = findOrMakeRoom(root: root, key: key)
@@ -86,7 +111,37 @@ struct ObjectRegistry {
     mutating func removeAll() {
         slots = []
         tableCount = 0
+        dense = []
+        denseCount = 0
         others = [:]
+    }
+
+    // MARK: Arrays by primary key
+
+    /// The position of a permanent key in its hierarchy's array, or `nil` when the key lives in the
+    /// table. With `growing`, an array too short for the key first grows to hold it, unless that would
+    /// leave it mostly empty (more than eight slots per registered object, beyond the first thousand).
+    private mutating func denseIndex(root: Int, key: Int64, growing: Bool) -> Int? {
+        if let index = denseIndex(root: root, key: key) { return index }
+        guard growing, root > 0, key >= 0, key < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }
+        if dense.count <= root { dense.append(contentsOf: Array(repeating: [], count: root + 1 - dense.count)) }
+        let oldCount = dense[root].count
+        let newCount = Swift.max(64, 1 << (Int64.bitWidth - key.leadingZeroBitCount), 2 * oldCount)
+        dense[root].append(contentsOf: Array(repeating: nil, count: newCount - oldCount))
+        // Keys of the new range that the table holds move over.
+        if tableCount > 0 {
+            for slot in slots where slot.root == root && slot.key >= oldCount && slot.key < newCount {
+                dense[root][Int(slot.key)] = slot.object
+                denseCount += 1
+                remove(root: root, key: slot.key)
+            }
+        }
+        return Int(key)
+    }
+
+    private func denseIndex(root: Int, key: Int64) -> Int? {
+        guard root > 0, root < dense.count, key >= 0, key < dense[root].count else { return nil }
+        return Int(key)
     }
 
     // MARK: Table

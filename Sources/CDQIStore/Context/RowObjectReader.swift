@@ -8,27 +8,37 @@
 struct RowObjectReader {
     private let context: ManagedObjectContext
     private let schema: ModelLayout
-    private let storeIdentifier: String
     /// The objects filled so far, in row order.
     private var filled: [ManagedObject] = []
+    // The entity of the last row, its plan and class: rows mostly come in runs of one entity.
+    private var currentNumber = -1
+    private var currentLayout: EntityLayout?
+    private var currentPlan: RowPlan?
+    private var currentType: ManagedObject.Type = ManagedObject.self
 
     init(context: ManagedObjectContext) {
         self.context = context
         schema = context.coordinator.layout
-        storeIdentifier = context.coordinator.storeIdentifier
     }
 
     /// The object of the statement's current row, and whether it was registered just now; `nil` for a
     /// row of an entity number the model does not have.
     mutating func object(at statement: SQLiteStatement) -> (object: ManagedObject, isNew: Bool)? {
-        guard let layout = schema.entity(number: Int(statement.int64(0))) else { return nil }
-        let id = ManagedObjectID(entity: layout, storeIdentifier: storeIdentifier, primaryKey: statement.int64(1))
-        let registered = context.registeredObject(with: id)
+        let number = Int(statement.int64(0))
+        if number != currentNumber {
+            guard let layout = schema.entity(number: number) else { return nil }
+            currentNumber = number
+            currentLayout = layout
+            currentPlan = layout.tablePlan
+            currentType = context.coordinator.objectClass(for: layout)
+        }
+        guard let layout = currentLayout, let plan = currentPlan else { return nil }
+        let registered = context.registeredObject(of: layout, key: statement.int64(1), type: currentType)
         let object = registered.object
         // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
         // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
-        if !object.isLoaded && object.entity.number == layout.number {
-            context.fill(object, from: statement, plan: layout.tablePlan)
+        if !object.isLoaded && object.entity.number == number {
+            context.fill(object, from: statement, plan: plan)
             filled.append(object)
         }
         return registered

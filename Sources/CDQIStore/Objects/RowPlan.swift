@@ -2,8 +2,9 @@ import CDQIModel
 import CDQIPredicate
 
 /// Where each value of an entity's row sits in a result row, and how to read it: worked out once per
-/// entity and query shape, so that reading a row does no lookup by column name.
-struct RowPlan: Sendable {
+/// entity and query shape, so that reading a row does no lookup by column name. A class: a plan is
+/// immutable and read per row, and passing one reference costs less than copying its arrays.
+final class RowPlan: Sendable {
     struct Attribute: Sendable {
         /// The attribute's slot.
         var index: Int
@@ -19,12 +20,12 @@ struct RowPlan: Sendable {
         var destinationNumber: Int
     }
 
-    var entityPosition: Int?
-    var versionPosition: Int?
+    let entityPosition: Int?
+    let versionPosition: Int?
     /// The number of attribute slots (stored or not) of the entity.
-    var attributeCount: Int
-    var attributes: [Attribute]
-    var toOnes: [ToOne]
+    let attributeCount: Int
+    let attributes: [Attribute]
+    let toOnes: [ToOne]
 
     init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
         entityPosition = positions["Z_ENT"]
