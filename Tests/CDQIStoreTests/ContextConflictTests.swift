@@ -144,6 +144,33 @@ struct ContextConflictTests {
         try a.save()
     }
 
+    @Test("deleting an object another context changed: refused under the default policy with nothing written, done under the others")
+    func deleteAfterChangeElsewhere() throws {
+        let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let a = ManagedObjectContext(coordinator: coordinator)
+        let ada = try ContextTestSupport.insert(a, "Employee", ["firstName": "Ada", "lastName": "L"])
+        try a.save()
+        let b = ManagedObjectContext(coordinator: coordinator)
+        try b.existingObject(with: ada.objectID).setValue("Changed", forKey: "firstName")
+        try b.save()
+        // The same save inserts too: the refused save must not leave the insert behind.
+        try a.delete(ada)
+        try ContextTestSupport.insert(a, "Employee", ["firstName": "Grace", "lastName": "H"])
+        let query = "SELECT Z_PK, ZFIRSTNAME, Z_OPT FROM ZEMPLOYEE ORDER BY Z_PK"
+        do {
+            try a.save()
+            Issue.record("expected a conflict")
+        } catch {
+            guard case .mergeConflicts(let conflicts) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(conflicts.map(\.snapshotVersion) == [1] && conflicts.map(\.storeVersion) == [2])
+        }
+        #expect(try ContextTestSupport.rows(file: url, query) == [["1", "Changed", "2"]])
+        a.mergePolicy = .mergeByPropertyObjectTrump
+        try a.save()
+        #expect(try ContextTestSupport.rows(file: url, query) == [["2", "Grace", "1"]])
+    }
+
     @Test("a to-many change bumps Z_OPT, so concurrent relationship edits conflict too")
     func relationshipConflict() throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

@@ -36,18 +36,54 @@ struct SaveWriter {
         // Keys first: the values written by updates (and merged by conflict resolution) refer to new
         // objects by their new keys.
         try allocateKeys()
+        if try writeUnlessConflicting() { return result }
         let resolutions = try resolveConflicts()
         // Deletes first, so that a new or changed row may take values a deleted row held under a
         // uniqueness constraint.
-        for object in plan.deleted { try deleteRow(of: object) }
+        for object in plan.deleted { _ = try deleteRow(of: object, expecting: nil) }
         for object in plan.inserted { try insertRow(of: object) }
         for object in plan.updated {
-            guard let resolution = resolutions[ObjectIdentifier(object)] else { continue }
-            try updateRow(of: object, resolution)
+            guard let resolution = resolutions[ObjectIdentifier(object)],
+                case .write(let values, let base, let expected) = resolution
+            else { continue }
+            guard try updateRow(of: object, values: values, base: base, expected: expected) else {
+                throw ContextError.mergeConflicts([MergeConflict(
+                    objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
+            }
         }
         try writeJoinRows()
         try writeOrderKeys()
         return result
+    }
+
+    /// Writes the whole save on the assumption that no updated or deleted row changed since it was
+    /// read (conflicts are rare): each UPDATE and DELETE names the row version (`Z_OPT`) it expects, so
+    /// no version is read first. At the first row that is not at its expected version it undoes what it
+    /// wrote (a savepoint) and returns `false`; ``run()`` then resolves conflicts row by row.
+    private mutating func writeUnlessConflicting() throws -> Bool {
+        try connection.execute("SAVEPOINT cdqi_unchecked_write")
+        func undo() throws -> Bool {
+            try connection.execute("ROLLBACK TO cdqi_unchecked_write")
+            try connection.execute("RELEASE cdqi_unchecked_write")
+            result = SaveResult()
+            return false
+        }
+        for object in plan.deleted {
+            guard let snapshot = object.snapshot else { continue }
+            guard try deleteRow(of: object, expecting: snapshot.version) else { return try undo() }
+        }
+        for object in plan.inserted { try insertRow(of: object) }
+        for object in plan.updated {
+            guard let snapshot = object.snapshot else { continue }
+            let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
+            guard try updateRow(of: object, values: currentValues(of: object), base: base, expected: snapshot.version) else {
+                return try undo()
+            }
+        }
+        try writeJoinRows()
+        try writeOrderKeys()
+        try connection.execute("RELEASE cdqi_unchecked_write")
+        return true
     }
 
     // MARK: Keys
@@ -267,8 +303,12 @@ struct SaveWriter {
         return versions
     }
 
-    private mutating func updateRow(of object: ManagedObject, _ resolution: Resolution) throws {
-        guard case .write(let values, let base, let expected) = resolution, let key = key(of: object) else { return }
+    /// Writes the columns of `values` that differ from `base` if the row is at version `expected`;
+    /// `false` when it is not (changed or deleted elsewhere).
+    private mutating func updateRow(
+        of object: ManagedObject, values: RowValues, base: RowValues, expected: Int64
+    ) throws -> Bool {
+        guard let key = key(of: object) else { return true }
         let layout = object.entity
         var columns: [String] = []
         var bound: [StoredValue] = []
@@ -276,11 +316,9 @@ struct SaveWriter {
         let statement = try updateStatement(for: layout, columns: columns)
         try statement.bind(bound + [.integer(expected + 1), .integer(key), .integer(expected)])
         try statement.run()
-        if connection.changes != 1 {
-            throw ContextError.mergeConflicts([MergeConflict(
-                objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
-        }
+        guard connection.changes == 1 else { return false }
         result.versions[ObjectIdentifier(object)] = expected + 1
+        return true
     }
 
     /// The UPDATE of an entity's row that sets `columns` (and the version), prepared once per save and
@@ -295,14 +333,21 @@ struct SaveWriter {
         return statement
     }
 
-    /// Deletes the object's row and its join-table rows.
-    private func deleteRow(of object: ManagedObject) throws {
-        guard let key = object.objectID.primaryKey else { return }
-        try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ?", [.integer(key)])
+    /// Deletes the object's row (only if it is at version `expected`, when given) and its join-table
+    /// rows; `false` when a version was expected and the row is not at it (or gone).
+    private func deleteRow(of object: ManagedObject, expecting expected: Int64?) throws -> Bool {
+        guard let key = object.objectID.primaryKey else { return true }
+        if let expected {
+            try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(key), .integer(expected)])
+            guard connection.changes == 1 else { return false }
+        } else {
+            try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ?", [.integer(key)])
+        }
         for relationship in object.entity.relationships {
             guard let join = relationship.join else { continue }
             try run("DELETE FROM \(join.table.name) WHERE \(join.ownColumn) = ?", [.integer(key)])
         }
+        return true
     }
 
     // MARK: Relationships
