@@ -48,14 +48,21 @@ extension ManagedObjectContext {
         // The writer hands each inserted object its new key; a failed save takes them back.
         var written = false
         defer { if !written { for object in inserted { object.allocatedKey = nil } } }
-        do {
-            result = try coordinator.withStore { store in
+        func write(checkingVersionsFirst: Bool) throws -> SaveResult {
+            try coordinator.withStore { store in
                 try store.connection.writeTransaction {
                     var writer = SaveWriter(
                         context: self, connection: store.connection, schema: coordinator.layout, plan: plan,
-                        validation: validation)
+                        validation: validation, checksVersionsFirst: checkingVersionsFirst)
                     return try writer.run()
                 }
+            }
+        }
+        do {
+            do {
+                result = try write(checkingVersionsFirst: false)
+            } catch is SaveWriter.StaleRow {
+                result = try write(checkingVersionsFirst: true)
             }
         } catch let error as ContextError {
             throw error
@@ -89,8 +96,15 @@ extension ManagedObjectContext {
             object.insertedFlag = false
             object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
         }
+        // Conflict resolution's outcomes are rare: skip looking them up when there are none.
+        let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
             let id = ObjectIdentifier(object)
+            guard resolvedConflicts else {
+                object.snapshot = Snapshot(
+                    attributes: object.attributeValues, toOne: object.toOneValues, version: (object.snapshot?.version ?? 0) + 1)
+                continue
+            }
             if result.rolledBack.contains(id) {
                 object.turnIntoFault()
                 continue

@@ -8,11 +8,17 @@ struct SaveWriter {
     let schema: ModelLayout
     let plan: SavePlan
     var validation: SaveValidation
+    /// Whether updated and deleted rows' versions are read and conflicts resolved before writing;
+    /// otherwise the writes expect the versions the objects were read at (see ``run()``).
+    let checksVersionsFirst: Bool
     var result = SaveResult()
     /// Prepared INSERTs by entity layout, for this save.
     private var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
     /// Prepared UPDATEs by entity layout and changed columns, for this save.
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+    /// The UPDATE used last: updates of many objects mostly change the same columns, and comparing
+    /// with it costs less than hashing the column names.
+    private var lastUpdate: (shape: UpdateShape, statement: SQLiteStatement)?
 
     private struct UpdateShape: Hashable {
         let layout: ObjectIdentifier
@@ -21,22 +27,34 @@ struct SaveWriter {
 
     init(
         context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
-        validation: SaveValidation
+        validation: SaveValidation, checksVersionsFirst: Bool
     ) {
         self.context = context
         self.connection = connection
         self.schema = schema
         self.plan = plan
         self.validation = validation
+        self.checksVersionsFirst = checksVersionsFirst
     }
 
+    /// Thrown when a save that did not check versions first meets a row changed or deleted elsewhere:
+    /// its transaction rolls back and the save runs again, checking versions first.
+    struct StaleRow: Error {}
+
+    /// Writes the save. Conflicts are rare, so a first run (``checksVersionsFirst`` false) writes every
+    /// UPDATE and DELETE with the row version (`Z_OPT`) it expects in its WHERE clause and reads no
+    /// version beforehand; the first row not at its expected version throws ``StaleRow``. The second
+    /// run reads the versions first and resolves conflicts by the merge policy.
     mutating func run() throws -> SaveResult {
         try validation.checkUniquenessAgainstStore(plan.inserted + plan.updated, connection: connection, context: context)
         if !validation.failures.isEmpty { throw ContextError.validation(validation.failures) }
         // Keys first: the values written by updates (and merged by conflict resolution) refer to new
         // objects by their new keys.
         try allocateKeys()
-        if try writeUnlessConflicting() { return result }
+        guard checksVersionsFirst else {
+            try writeExpectingVersions()
+            return result
+        }
         let resolutions = try resolveConflicts()
         // Deletes first, so that a new or changed row may take values a deleted row held under a
         // uniqueness constraint.
@@ -56,34 +74,23 @@ struct SaveWriter {
         return result
     }
 
-    /// Writes the whole save on the assumption that no updated or deleted row changed since it was
-    /// read (conflicts are rare): each UPDATE and DELETE names the row version (`Z_OPT`) it expects, so
-    /// no version is read first. At the first row that is not at its expected version it undoes what it
-    /// wrote (a savepoint) and returns `false`; ``run()`` then resolves conflicts row by row.
-    private mutating func writeUnlessConflicting() throws -> Bool {
-        try connection.execute("SAVEPOINT cdqi_unchecked_write")
-        func undo() throws -> Bool {
-            try connection.execute("ROLLBACK TO cdqi_unchecked_write")
-            try connection.execute("RELEASE cdqi_unchecked_write")
-            result = SaveResult()
-            return false
-        }
+    /// Writes the save, each updated and deleted row only if it is at the version its object was read
+    /// at; throws ``StaleRow`` at the first one that is not.
+    private mutating func writeExpectingVersions() throws {
         for object in plan.deleted {
             guard let snapshot = object.snapshot else { continue }
-            guard try deleteRow(of: object, expecting: snapshot.version) else { return try undo() }
+            guard try deleteRow(of: object, expecting: snapshot.version) else { throw StaleRow() }
         }
         for object in plan.inserted { try insertRow(of: object) }
         for object in plan.updated {
             guard let snapshot = object.snapshot else { continue }
             let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
             guard try updateRow(of: object, values: currentValues(of: object), base: base, expected: snapshot.version) else {
-                return try undo()
+                throw StaleRow()
             }
         }
         try writeJoinRows()
         try writeOrderKeys()
-        try connection.execute("RELEASE cdqi_unchecked_write")
-        return true
     }
 
     // MARK: Keys
@@ -314,10 +321,14 @@ struct SaveWriter {
         var bound: [StoredValue] = []
         appendColumns(of: layout, row: values, changedFrom: base, columns: &columns, values: &bound)
         let statement = try updateStatement(for: layout, columns: columns)
-        try statement.bind(bound + [.integer(expected + 1), .integer(key), .integer(expected)])
+        for (offset, value) in bound.enumerated() { try statement.bind(value, at: offset + 1) }
+        try statement.bind(expected + 1, at: bound.count + 1)
+        try statement.bind(key, at: bound.count + 2)
+        try statement.bind(expected, at: bound.count + 3)
         try statement.run()
         guard connection.changes == 1 else { return false }
-        result.versions[ObjectIdentifier(object)] = expected + 1
+        // The object's new version is its snapshot's plus one unless a merge wrote over a newer row.
+        if expected != object.snapshot?.version { result.versions[ObjectIdentifier(object)] = expected + 1 }
         return true
     }
 
@@ -325,11 +336,16 @@ struct SaveWriter {
     /// column set: updates of many objects usually change the same columns.
     private mutating func updateStatement(for layout: EntityLayout, columns: [String]) throws -> SQLiteStatement {
         let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: columns)
-        if let statement = updateStatements[shape] { return statement }
+        if let last = lastUpdate, last.shape == shape { return last.statement }
+        if let statement = updateStatements[shape] {
+            lastUpdate = (shape, statement)
+            return statement
+        }
         let sql = "UPDATE \(layout.tableName) SET "
             + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ? AND Z_OPT = ?"
         let statement = try connection.prepare(sql)
         updateStatements[shape] = statement
+        lastUpdate = (shape, statement)
         return statement
     }
 

@@ -32,6 +32,11 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The number of to-one and to-many slots.
     let toOneCount: Int
     let toManyCount: Int
+    /// The slots of the stored (not transient) attributes, to-one and to-many relationships: what a
+    /// save compares with the snapshot, without copying a slot description per property.
+    let storedAttributeIndices: [Int]
+    let storedToOneSlots: [Int]
+    let storedToManySlots: [Int]
     /// The to-many slots of an object whose relationships are not loaded yet: shared by every object
     /// read from the store until it loads one (an array copied on its first change). Every element is
     /// `nil` and the array is never changed in place, so sharing it across threads is safe.
@@ -104,6 +109,9 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         self.properties = properties
         toOneCount = toOne
         toManyCount = toMany
+        storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
+        storedToOneSlots = relationships.filter { $0.isStored && !$0.isToMany }.map(\.slotIndex)
+        storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
         unloadedToMany = Array(repeating: nil, count: toMany)
         var constraints: [ConstraintLayout] = []
         for declaring in lineage {

@@ -72,17 +72,11 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
         guard let snapshot else { return true }
-        for attribute in entity.attributes
-        where attribute.column != nil && attributeValues[attribute.index] != snapshot.attributes[attribute.index] {
+        for index in entity.storedAttributeIndices where attributeValues[index] != snapshot.attributes[index] {
             return true
         }
-        for relationship in entity.relationships where relationship.isStored {
-            if relationship.isToMany {
-                if toManyValues[relationship.slotIndex]?.isChanged == true { return true }
-            } else if toOneValues[relationship.slotIndex] !== snapshot.toOne[relationship.slotIndex] {
-                return true
-            }
-        }
+        for slot in entity.storedToOneSlots where toOneValues[slot] !== snapshot.toOne[slot] { return true }
+        for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
     }
 
