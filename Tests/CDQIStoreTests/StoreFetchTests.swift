@@ -27,23 +27,33 @@ struct StoreFetchTests {
         return store
     }
 
+    /// The keys a fetch returns, in its order.
     private func keys(_ store: SQLiteStore, _ request: FetchRequest) throws -> [Int64] {
-        try store.fetchObjectReferences(request).compactMap {
-            if case .primaryKey(let key) = $0.identity { return key }
-            return nil
-        }
+        try store.fetchObjectReferences(request).compactMap(Self.key)
+    }
+
+    /// The keys an unsorted fetch returns, in ascending order (without sort descriptors the store's
+    /// order is unspecified, as in Core Data).
+    private func unsortedKeys(_ store: SQLiteStore, _ request: FetchRequest) throws -> [Int64] {
+        try keys(store, request).sorted()
+    }
+
+    private static func key(_ reference: ObjectReference) -> Int64? {
+        if case .primaryKey(let key) = reference.identity { return key }
+        return nil
     }
 
     @Test("an entity's fetch includes its sub-entities, and only them")
     func subentities() throws {
         let store = try library()
-        #expect(try keys(store, FetchRequest(entityName: "Item")) == [1, 2, 3, 4, 5, 6])
-        #expect(try keys(store, FetchRequest(entityName: "Book")) == [1, 2])
-        #expect(try keys(store, FetchRequest(entityName: "Media")) == [3, 4, 5, 6])
-        #expect(try keys(store, FetchRequest(entityName: "Media", includesSubentities: false)) == [4])
-        #expect(try keys(store, FetchRequest(entityName: "Album")) == [3, 5, 6])
+        #expect(try unsortedKeys(store, FetchRequest(entityName: "Item")) == [1, 2, 3, 4, 5, 6])
+        #expect(try unsortedKeys(store, FetchRequest(entityName: "Book")) == [1, 2])
+        #expect(try unsortedKeys(store, FetchRequest(entityName: "Media")) == [3, 4, 5, 6])
+        #expect(try unsortedKeys(store, FetchRequest(entityName: "Media", includesSubentities: false)) == [4])
+        #expect(try unsortedKeys(store, FetchRequest(entityName: "Album")) == [3, 5, 6])
         #expect(try store.count(FetchRequest(entityName: "Media")) == 4)
         let references = try store.fetchObjectReferences(FetchRequest(entityName: "Media"))
+            .sorted { (Self.key($0) ?? 0) < (Self.key($1) ?? 0) }
         #expect(references.map(\.entityName) == ["Album", "Media", "Album", "Album"])
         #expect(references.allSatisfy { $0.storeIdentifier == store.metadata.uuid })
     }
@@ -81,7 +91,7 @@ struct StoreFetchTests {
     func predicates() throws {
         let store = try library()
         func matching(_ entity: String, _ format: String, _ arguments: Any?...) throws -> [Int64] {
-            try keys(store, FetchRequest(entityName: entity, predicate: try PredicateNode(format: format, argumentArray: arguments)))
+            try unsortedKeys(store, FetchRequest(entityName: entity, predicate: try PredicateNode(format: format, argumentArray: arguments)))
         }
         #expect(try matching("Album", "trackCount > 5 AND title BEGINSWITH[c] 'F'") == [6])
         #expect(try matching("Item", "ANY tags.name == 'blue'") == [3, 5])
@@ -141,7 +151,7 @@ struct StoreFetchTests {
     func compiledShapes() throws {
         let store = try library()
         func titles(_ format: String, _ arguments: Any?...) throws -> [Int64] {
-            try keys(store, FetchRequest(entityName: "Item", predicate: try PredicateNode(format: format, argumentArray: arguments)))
+            try unsortedKeys(store, FetchRequest(entityName: "Item", predicate: try PredicateNode(format: format, argumentArray: arguments)))
         }
         #expect(try titles("title ==[c] %@", "APPLE") == [2, 4])
         #expect(store.compiledFetchCount == 1)

@@ -6,7 +6,9 @@ public struct FetchRequest: Sendable, Hashable {
     public var entityName: String
     /// The condition, or `nil` for every object.
     public var predicate: PredicateNode?
-    /// The order; ties are broken by primary key, so results are deterministic.
+    /// The order; ties are broken by primary key, so sorted results are deterministic. Without sort
+    /// descriptors the order is the store's and unspecified (as in Core Data), unless the request has a
+    /// window (``fetchLimit`` or ``fetchOffset``): then it is primary-key order, so that pages are stable.
     public var sortDescriptors: [FetchSortDescriptor]
     /// The most results to return; 0 for no limit.
     public var fetchLimit: Int

@@ -38,7 +38,10 @@ struct FetchSQLBuilder {
         var orderTerms: [SQLFragment] = []
         if shape != .count || hasWindow {
             orderTerms = try Self.orderTerms(request.sortDescriptors, compiler: &compiler, scope: root)
-            orderTerms.append(SQLFragment("t0.Z_PK"))
+            // Ties break by primary key, so that sorted results and windows are stable. Without sort
+            // descriptors or a window the order is the store's, as in Core Data: sorting by key would
+            // make a filter on an indexed attribute sort all its matches.
+            if !orderTerms.isEmpty || hasWindow { orderTerms.append(SQLFragment("t0.Z_PK")) }
         }
 
         // A windowed count counts the rows of the window, as the fetch would return them.
