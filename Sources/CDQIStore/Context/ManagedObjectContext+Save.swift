@@ -20,13 +20,17 @@ extension ManagedObjectContext {
     public func save() throws(ContextError) -> SaveChanges {
         for object in Array(touched.values) where object.hasChanges { object.willSave() }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
+        var writesRelationshipRows = false
         for object in touched.values {
             switch (object.insertedFlag, object.deletedFlag) {
             case (true, false): inserted.append(object)
             case (false, true): deleted.append(object)
-            case (false, false): if object.hasPersistentChanges { updated.append(object) }
-            case (true, true): break
+            case (false, false):
+                guard object.hasPersistentChanges else { continue }
+                updated.append(object)
+            case (true, true): continue
             }
+            if object.entity.writesRelationshipRows && !object.deletedFlag { writesRelationshipRows = true }
         }
         inserted.sort { $0.insertionOrder < $1.insertionOrder }
         deleted.sort(by: Self.savedOrder)
@@ -43,7 +47,9 @@ extension ManagedObjectContext {
             throw .object(error)
         }
         validation.checkUniquenessAmongPending(inserted + updated)
-        let plan = SavePlan(inserted: inserted, updated: updated, deleted: deleted, policy: mergePolicy)
+        let plan = SavePlan(
+            inserted: inserted, updated: updated, deleted: deleted, policy: mergePolicy,
+            writesRelationshipRows: writesRelationshipRows)
         let result: SaveResult
         // The writer hands each inserted object its new key; a failed save takes them back.
         var written = false
@@ -72,11 +78,8 @@ extension ManagedObjectContext {
             throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
         }
         written = true
-        let deletedIDs = Set(deleted.map(\.objectID))
-        finish(plan, result)
-        let changes = SaveChanges(
-            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: deletedIDs)
-        for object in inserted + updated + deleted { object.didSave() }
+        let changes = finish(plan, result)
+        for objects in [inserted, updated, deleted] { for object in objects { object.didSave() } }
         return changes
     }
 
@@ -85,24 +88,35 @@ extension ManagedObjectContext {
         return (left.objectID.primaryKey ?? 0) < (right.objectID.primaryKey ?? 0)
     }
 
-    /// Brings the objects in line with what was written.
-    private func finish(_ plan: SavePlan, _ result: SaveResult) {
+    /// Brings the objects in line with what was written, and returns the IDs the save wrote. One pass
+    /// over each list: a save of many objects walks more memory than the caches hold.
+    private func finish(_ plan: SavePlan, _ result: SaveResult) -> SaveChanges {
+        var changes = SaveChanges()
+        changes.inserted.reserveCapacity(plan.inserted.count)
+        changes.updated.reserveCapacity(plan.updated.count)
+        changes.deleted.reserveCapacity(plan.deleted.count)
+        let storeIdentifier = coordinator.storeIdentifier
         for object in plan.inserted {
-            guard let key = object.allocatedKey else { continue }
-            object.allocatedKey = nil
-            registered[object.objectID] = nil
-            object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
-            registered[object.objectID] = object
-            object.insertedFlag = false
-            object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
+            if let key = object.allocatedKey {
+                object.allocatedKey = nil
+                registered[object.objectID] = nil
+                object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
+                registered[object.objectID] = object
+                object.insertedFlag = false
+                object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
+            }
+            commitToMany(of: object)
+            changes.inserted.insert(object.objectID)
         }
         // Conflict resolution's outcomes are rare: skip looking them up when there are none.
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
+            changes.updated.insert(object.objectID)
             let id = ObjectIdentifier(object)
             guard resolvedConflicts else {
                 object.snapshot = Snapshot(
                     attributes: object.attributeValues, toOne: object.toOneValues, version: (object.snapshot?.version ?? 0) + 1)
+                commitToMany(of: object)
                 continue
             }
             if result.rolledBack.contains(id) {
@@ -127,20 +141,25 @@ extension ManagedObjectContext {
             object.snapshot = Snapshot(
                 attributes: object.attributeValues, toOne: object.toOneValues,
                 version: result.versions[id] ?? (object.snapshot?.version ?? 0) + 1)
-        }
-        for object in plan.inserted + plan.updated where object.isLoaded {
-            for index in object.toManyValues.indices {
-                if var storage = object.toManyValues[index] {
-                    storage.committed = storage.objects
-                    object.toManyValues[index] = storage
-                }
-            }
+            commitToMany(of: object)
         }
         for object in plan.deleted {
+            changes.deleted.insert(object.objectID)
             object.deletedFlag = false
             unregister(object)
         }
         touched.removeAll()
+        return changes
+    }
+
+    /// Makes a written object's loaded to-many members its committed ones.
+    private func commitToMany(of object: ManagedObject) {
+        for slot in object.toManyValues.indices {
+            if var storage = object.toManyValues[slot] {
+                storage.committed = storage.objects
+                object.toManyValues[slot] = storage
+            }
+        }
     }
 }
 
@@ -150,6 +169,9 @@ struct SavePlan {
     var updated: [ManagedObject]
     var deleted: [ManagedObject]
     var policy: MergePolicy
+    /// Whether an inserted or updated object's entity has join tables or ordered relationships (else
+    /// there are no join-table rows or order keys to write).
+    var writesRelationshipRows: Bool
 }
 
 /// What a save wrote, for updating the objects after the commit.

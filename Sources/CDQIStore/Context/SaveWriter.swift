@@ -370,7 +370,9 @@ struct SaveWriter {
 
     /// The objects whose to-many changes are written (inserted, and updated unless rolled back).
     private var writtenObjects: [ManagedObject] {
-        plan.inserted + plan.updated.filter { !result.rolledBack.contains(ObjectIdentifier($0)) }
+        guard plan.writesRelationshipRows else { return [] }
+        return (plan.inserted + plan.updated.filter { !result.rolledBack.contains(ObjectIdentifier($0)) })
+            .filter(\.entity.writesRelationshipRows)
     }
 
     private func writeJoinRows() throws {

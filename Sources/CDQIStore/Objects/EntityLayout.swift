@@ -37,6 +37,9 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     let storedAttributeIndices: [Int]
     let storedToOneSlots: [Int]
     let storedToManySlots: [Int]
+    /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
+    /// many-to-many relationship, or order keys of an ordered one.
+    let writesRelationshipRows: Bool
     /// The to-many slots of an object whose relationships are not loaded yet: shared by every object
     /// read from the store until it loads one (an array copied on its first change). Every element is
     /// `nil` and the array is never changed in place, so sharing it across threads is safe.
@@ -112,6 +115,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
         storedToOneSlots = relationships.filter { $0.isStored && !$0.isToMany }.map(\.slotIndex)
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
+        writesRelationshipRows = relationships.contains { $0.join != nil || $0.isOrdered }
         unloadedToMany = Array(repeating: nil, count: toMany)
         var constraints: [ConstraintLayout] = []
         for declaring in lineage {
