@@ -100,3 +100,32 @@ extension ObjectRegistryTests {
         #expect(valuesAgree)
     }
 }
+
+extension ObjectRegistryTests {
+    @Test("temporary IDs: registered, half removed, all removed and registered again")
+    func temporaryRuns() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
+        var registry = ObjectRegistry(storeIdentifier: context.coordinator.storeIdentifier)
+        let ids = (0..<5_000).map { _ in ManagedObjectID(temporaryFor: entity) }
+        var objects: [ManagedObject] = []
+        for id in ids {
+            let object = ManagedObject(entity: entity, objectID: id, context: nil)
+            registry[id] = object
+            objects.append(object)
+        }
+        #expect(registry.count == 5_000)
+        for index in stride(from: 0, to: ids.count, by: 2) { registry[ids[index]] = nil }
+        #expect(registry.count == 2_500)
+        let found = ids.indices.filter { registry[ids[$0]] === objects[$0] }
+        #expect(found == Array(stride(from: 1, to: ids.count, by: 2)))
+        for id in ids { registry[id] = nil }
+        #expect(registry.count == 0 && registry.values.isEmpty)
+        // Registering again after the run emptied: old and new IDs.
+        let later = (0..<10).map { _ in ManagedObjectID(temporaryFor: entity) }
+        for id in [ids[7]] + later { registry[id] = ManagedObject(entity: entity, objectID: id, context: nil) }
+        #expect(registry.count == 11)
+        #expect(([ids[7]] + later).allSatisfy { registry[$0]?.objectID == $0 })
+        #expect(registry[ids[8]] == nil)
+    }
+}

@@ -1,11 +1,13 @@
 /// A context's objects by ID: at most one object per ID.
 ///
-/// Objects saved in the context's own store live in one array per hierarchy, indexed by primary key:
-/// Core Data numbers rows densely from 1, so a fetch of many rows fills such an array in order (a
-/// hashed table touched a random cache line per row). A key far beyond what the array could hold at a
-/// few slots per registered object, and objects inserted in this process (keyed by root entity number and
-/// temporary counter), live in an open-addressing table hashed with one multiplication. Other IDs (IDs
-/// of another store, temporary IDs parsed from URIs of another process) live in a dictionary.
+/// Keys are (root entity number, primary key) for objects saved in the context's own store, and
+/// (negated root entity number, temporary counter) for objects inserted in this process. Both come
+/// densely numbered (Core Data numbers rows from 1; the counter counts up), so most objects live in
+/// runs: one array per root and kind, indexed by key from a base. A fetch of many rows fills a run in
+/// order and a save moves objects from one run to another, where a hashed table touched a random cache
+/// line per object. A key far beyond what its run could hold at a few slots per registered object lives
+/// in an open-addressing table hashed with one multiplication. Other IDs (IDs of another store,
+/// temporary IDs parsed from URIs of another process) live in a dictionary.
 struct ObjectRegistry {
     private struct Slot {
         /// 0 for an empty slot (entity numbers start at 1; temporary IDs use the negated number).
@@ -14,15 +16,23 @@ struct ObjectRegistry {
         var object: ManagedObject?
     }
 
+    /// The objects of one root and kind whose keys lie in `base ..< base + objects.count`; such a key
+    /// lives here and nowhere else.
+    private struct Run {
+        var base: Int64 = 0
+        var objects: [ManagedObject?] = []
+        /// The number of non-nil elements; a run that empties lets its memory go.
+        var live = 0
+    }
+
     /// The host part of the IDs the table holds.
     private let storeIdentifier: String
     /// Linear probing over a power-of-two number of slots, at most three quarters full.
     private var slots: [Slot] = []
     private var tableCount = 0
-    /// Per root entity number, objects by primary key; a key below an array's count lives there and
-    /// nowhere else.
-    private var dense: [[ManagedObject?]] = []
-    private var denseCount = 0
+    /// Runs by ``runIndex(root:)``.
+    private var runs: [Run] = []
+    private var runCount = 0
     private var others: [ManagedObjectID: ManagedObject] = [:]
 
     init(storeIdentifier: String) {
@@ -30,13 +40,13 @@ struct ObjectRegistry {
     }
 
     /// The number of objects.
-    var count: Int { denseCount + tableCount + others.count }
+    var count: Int { runCount + tableCount + others.count }
 
     /// Every object, in no particular order.
     var values: [ManagedObject] {
         var values: [ManagedObject] = []
         values.reserveCapacity(count)
-        for objects in dense { for case let object? in objects { values.append(object) } }
+        for run in runs { for case let object? in run.objects { values.append(object) } }
         for slot in slots { if let object = slot.object { values.append(object) } }
         values.append(contentsOf: others.values)
         return values
@@ -46,7 +56,7 @@ struct ObjectRegistry {
     subscript(id: ManagedObjectID) -> ManagedObject? {
         get {
             guard let (root, key) = tableKey(id) else { return others[id] }
-            if let index = denseIndex(root: root, key: key) { return dense[root][index] }
+            if let (run, index) = runPosition(root: root, key: key) { return runs[run].objects[index] }
             let (index, found) = find(root: root, key: key)
             return found ? slots[index].object : nil
         }
@@ -55,10 +65,8 @@ struct ObjectRegistry {
                 others[id] = newValue
                 return
             }
-            if let index = denseIndex(root: root, key: key, growing: newValue != nil) {
-                let old = dense[root][index]
-                dense[root][index] = newValue
-                denseCount += (newValue == nil ? 0 : 1) - (old == nil ? 0 : 1)
+            if let (run, index) = runPosition(root: root, key: key, growing: newValue != nil) {
+                setRunElement(newValue, run: run, index: index)
             } else if let newValue {
                 let (index, found) = findOrMakeRoom(root: root, key: key)
                 if !found { tableCount += 1 }
@@ -84,11 +92,10 @@ struct ObjectRegistry {
     /// entity's number and the primary key), or the one `make` returns, registered (`isNew`) when there is
     /// none. Rows read from the store are registered this way, without making an ID first.
     mutating func object(root: Int, key: Int64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        if let index = denseIndex(root: root, key: key, growing: true) {
-            if let object = dense[root][index] { return (object, false) }
+        if let (run, index) = runPosition(root: root, key: key, growing: true) {
+            if let object = runs[run].objects[index] { return (object, false) }
             let object = make()
-            dense[root][index] = object
-            denseCount += 1
+            setRunElement(object, run: run, index: index)
             return (object, true)
         }
         let (index, found) = findOrMakeRoom(root: root, key: key)
@@ -111,37 +118,57 @@ struct ObjectRegistry {
     mutating func removeAll() {
         slots = []
         tableCount = 0
-        dense = []
-        denseCount = 0
+        runs = []
+        runCount = 0
         others = [:]
     }
 
-    // MARK: Arrays by primary key
+    // MARK: Runs
 
-    /// The position of a permanent key in its hierarchy's array, or `nil` when the key lives in the
-    /// table. With `growing`, an array too short for the key first grows to hold it, unless that would
-    /// leave it mostly empty (more than eight slots per registered object, beyond the first thousand).
-    private mutating func denseIndex(root: Int, key: Int64, growing: Bool) -> Int? {
-        if let index = denseIndex(root: root, key: key) { return index }
-        guard growing, root > 0, key >= 0, key < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }
-        if dense.count <= root { dense.append(contentsOf: Array(repeating: [], count: root + 1 - dense.count)) }
-        let oldCount = dense[root].count
-        let newCount = Swift.max(64, 1 << (Int64.bitWidth - key.leadingZeroBitCount), 2 * oldCount)
-        dense[root].append(contentsOf: Array(repeating: nil, count: newCount - oldCount))
+    /// Permanent keys of root `r` in run `2r`, temporary ones (root `-r`) in run `2r + 1`.
+    private func runIndex(root: Int) -> Int { root > 0 ? 2 * root : 1 - 2 * root }
+
+    /// The run and position of a key, or `nil` when the key lives in the table.
+    private func runPosition(root: Int, key: Int64) -> (run: Int, index: Int)? {
+        let run = runIndex(root: root)
+        guard run < runs.count else { return nil }
+        let offset = key &- runs[run].base
+        guard offset >= 0, offset < runs[run].objects.count else { return nil }
+        return (run, Int(offset))
+    }
+
+    /// ``runPosition(root:key:)``; with `growing`, a run too short for the key first grows to hold it,
+    /// unless that would leave it mostly empty (more than eight slots per registered object, beyond the
+    /// first thousand). An empty run starts at 0 for primary keys and at the key for temporary counters.
+    private mutating func runPosition(root: Int, key: Int64, growing: Bool) -> (run: Int, index: Int)? {
+        if let position = runPosition(root: root, key: key) { return position }
+        let run = runIndex(root: root)
+        guard growing, root != 0, key >= 0 else { return nil }
+        if runs.count <= run { runs.append(contentsOf: Array(repeating: Run(), count: run + 1 - runs.count)) }
+        if runs[run].objects.isEmpty { runs[run].base = root > 0 ? 0 : key }
+        let base = runs[run].base
+        let offset = key &- base
+        guard offset >= 0, offset < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }
+        let oldCount = runs[run].objects.count
+        let newCount = Swift.max(64, 1 << (Int64.bitWidth - offset.leadingZeroBitCount), 2 * oldCount)
+        runs[run].objects.append(contentsOf: Array(repeating: nil, count: newCount - oldCount))
         // Keys of the new range that the table holds move over.
+        let low = base + Int64(oldCount), high = base + Int64(newCount)
         if tableCount > 0 {
-            for slot in slots where slot.root == root && slot.key >= oldCount && slot.key < newCount {
-                dense[root][Int(slot.key)] = slot.object
-                denseCount += 1
+            for slot in slots where slot.root == root && slot.key >= low && slot.key < high {
+                setRunElement(slot.object, run: run, index: Int(slot.key - base))
                 remove(root: root, key: slot.key)
             }
         }
-        return Int(key)
+        return (run, Int(offset))
     }
 
-    private func denseIndex(root: Int, key: Int64) -> Int? {
-        guard root > 0, root < dense.count, key >= 0, key < dense[root].count else { return nil }
-        return Int(key)
+    private mutating func setRunElement(_ object: ManagedObject?, run: Int, index: Int) {
+        let change = (object == nil ? 0 : 1) - (runs[run].objects[index] == nil ? 0 : 1)
+        runs[run].objects[index] = object
+        runs[run].live += change
+        runCount += change
+        if runs[run].live == 0 { runs[run].objects = [] }
     }
 
     // MARK: Table

@@ -84,7 +84,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         }
         var relationships: [RelationshipSlot] = []
         var toOne = 0, toMany = 0
-        for description in model.allRelationships(of: entity) where properties[description.name] == nil {
+        for description in Self.relationshipDescriptions(of: entity, model: model) {
             let columns = description.isTransient ? PropertyColumns() : (mapping.columns[description.name] ?? PropertyColumns())
             var join: JoinSide?
             if let tableName = columns.joinTable, let table = schema.joinTables.first(where: { $0.name == tableName }) {
@@ -101,8 +101,14 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
                 slotIndex = toOne
                 toOne += 1
             }
+            let inverseIndex = description.inverseName.flatMap { inverseName in
+                model.entity(named: description.destinationEntityName).flatMap { destination in
+                    Self.relationshipDescriptions(of: destination, model: model).firstIndex { $0.name == inverseName }
+                }
+            }
             let slot = RelationshipSlot(
-                index: relationships.count, slotIndex: slotIndex, description: description, columns: columns, join: join)
+                index: relationships.count, slotIndex: slotIndex, description: description, columns: columns, join: join,
+                inverseIndex: inverseIndex)
             relationships.append(slot)
             properties[description.name] = .relationship(slot.index)
         }
@@ -158,6 +164,13 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The relationships a layout holds, in slot order: inherited ones first, each name once, none
+    /// shadowed by an attribute of the same name.
+    static func relationshipDescriptions(of entity: EntityDescription, model: ManagedObjectModel) -> [RelationshipDescription] {
+        var names = Set(model.allAttributes(of: entity).map(\.name))
+        return model.allRelationships(of: entity).filter { names.insert($0.name).inserted }
+    }
+
     func relationship(named key: String) -> RelationshipSlot? {
         if case .relationship(let index)? = properties[key] { return relationships[index] }
         return nil
@@ -205,13 +218,20 @@ final class RelationshipSlot: Sendable {
     let description: RelationshipDescription
     let columns: PropertyColumns
     let join: JoinSide?
+    /// The inverse's index in the destination entity's relationships (and, inherited first, in its
+    /// sub-entities'), so that inverse maintenance looks it up without hashing its name.
+    let inverseIndex: Int?
 
-    init(index: Int, slotIndex: Int, description: RelationshipDescription, columns: PropertyColumns, join: JoinSide?) {
+    init(
+        index: Int, slotIndex: Int, description: RelationshipDescription, columns: PropertyColumns, join: JoinSide?,
+        inverseIndex: Int?
+    ) {
         self.index = index
         self.slotIndex = slotIndex
         self.description = description
         self.columns = columns
         self.join = join
+        self.inverseIndex = inverseIndex
     }
 
     var name: String { description.name }

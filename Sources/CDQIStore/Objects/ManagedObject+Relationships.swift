@@ -3,11 +3,16 @@
 extension ManagedObject {
     func inverse(of relationship: RelationshipSlot, on object: ManagedObject) -> RelationshipSlot? {
         guard let name = relationship.description.inverseName else { return nil }
+        let relationships = object.entity.relationships
+        if let index = relationship.inverseIndex, index < relationships.count, relationships[index].name == name {
+            return relationships[index]
+        }
         return object.entity.relationship(named: name)
     }
 
     func checkDestination(_ object: ManagedObject, for relationship: RelationshipSlot) throws(ManagedObjectError) {
-        guard object.managedObjectContext != nil, object.managedObjectContext === managedObjectContext else {
+        let context = object.managedObjectContext
+        guard context != nil, context === managedObjectContext else {
             throw .differentContext(entity: entity.name, key: relationship.name)
         }
         guard object.entity.isKind(of: relationship.description.destinationEntityName) else {
@@ -64,7 +69,10 @@ extension ManagedObject {
             let ordered = objects.filter { seen.insert(ObjectIdentifier($0)).inserted }
             let storage = try toMany(relationship)
             if ordered.count == storage.count, zip(storage.objects, ordered).contains(where: { $0 !== $1 }) {
-                try mutateToMany(relationship) { $0.reorder(ordered) }
+                try mutateToMany(relationship) { storage in
+                    storage.reorder(ordered)
+                    return true
+                }
             }
         }
     }
@@ -74,7 +82,7 @@ extension ManagedObject {
     /// Makes this object's `inverse` point at (or contain) `source`, unlinking what a to-one held before.
     func primitiveAttach(_ source: ManagedObject, inverse: RelationshipSlot, at index: Int?) throws(ManagedObjectError) {
         if inverse.isToMany {
-            guard try !toMany(inverse).contains(source) else { return }
+            // Adding a member skips one already there.
             try primitiveAdd(source, to: inverse, at: index)
         } else {
             try willAccess()
@@ -118,6 +126,7 @@ extension ManagedObject {
         markChanged()
     }
 
+    /// Adds a member (at `index` of an ordered relationship, else at the end) unless it is one already.
     func primitiveAdd(_ object: ManagedObject, to relationship: RelationshipSlot, at index: Int?) throws(ManagedObjectError) {
         try mutateToMany(relationship) { storage in
             if let index { storage.insert(object, at: index) } else { storage.append(object) }
@@ -128,14 +137,16 @@ extension ManagedObject {
         try mutateToMany(relationship) { $0.remove(object) }
     }
 
-    /// Changes a to-many relationship's members in place (loading them first). The storage is taken
-    /// out of its slot while it changes so that its arrays are uniquely referenced and not copied.
-    func mutateToMany(_ relationship: RelationshipSlot, _ change: (inout ToManyStorage) -> Void) throws(ManagedObjectError) {
-        _ = try toMany(relationship)
+    /// Changes a to-many relationship's members in place (loading them first); `change` says whether
+    /// it changed anything. The storage is taken out of its slot while it changes so that its arrays are
+    /// uniquely referenced and not copied.
+    func mutateToMany(_ relationship: RelationshipSlot, _ change: (inout ToManyStorage) -> Bool) throws(ManagedObjectError) {
+        try willAccess()
+        if toManyValues[relationship.slotIndex] == nil { _ = try toMany(relationship) }
         guard var storage = toManyValues[relationship.slotIndex] else { return }
         toManyValues[relationship.slotIndex] = nil
-        change(&storage)
+        let changed = change(&storage)
         toManyValues[relationship.slotIndex] = storage
-        markChanged()
+        if changed { markChanged() }
     }
 }

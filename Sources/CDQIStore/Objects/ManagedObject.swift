@@ -233,21 +233,32 @@ struct ToManyStorage {
 
     func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
 
-    mutating func append(_ object: ManagedObject) {
-        guard positions[ObjectIdentifier(object)] == nil else { return }
-        positions[ObjectIdentifier(object)] = objects.count
+    /// Appends a member unless it is one already; whether it did.
+    @discardableResult
+    mutating func append(_ object: ManagedObject) -> Bool {
+        // One hash lookup when the object is new (the common case); a member gets its position back.
+        if let position = positions.updateValue(objects.count, forKey: ObjectIdentifier(object)) {
+            positions[ObjectIdentifier(object)] = position
+            return false
+        }
         objects.append(object)
+        return true
     }
 
-    mutating func insert(_ object: ManagedObject, at index: Int) {
-        guard positions[ObjectIdentifier(object)] == nil else { return }
+    /// Inserts a member at `index` (clamped) unless it is one already; whether it did.
+    @discardableResult
+    mutating func insert(_ object: ManagedObject, at index: Int) -> Bool {
+        guard positions[ObjectIdentifier(object)] == nil else { return false }
         let position = min(max(index, 0), objects.count)
         objects.insert(object, at: position)
         reindex(from: position)
+        return true
     }
 
-    mutating func remove(_ object: ManagedObject) {
-        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return }
+    /// Removes a member; whether it was one.
+    @discardableResult
+    mutating func remove(_ object: ManagedObject) -> Bool {
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return false }
         if isOrdered {
             objects.remove(at: position)
             reindex(from: position)
@@ -258,6 +269,7 @@ struct ToManyStorage {
                 positions[ObjectIdentifier(last)] = position
             }
         }
+        return true
     }
 
     /// Replaces the order of the members (same members, new order).
