@@ -48,11 +48,15 @@ struct ObjectRegistryTests {
             let id = randomID()
             switch Int.random(in: 0..<5, using: &generator) {
             case 0:
-                let made = ManagedObject(entity: id.entity, objectID: id, context: nil)
-                let (object, isNew) = registry.object(for: id) { made }
-                #expect(isNew == (reference[id] == nil), "step \(step)")
-                #expect(object === (reference[id] ?? made), "step \(step)")
-                reference[id] = object
+                // Look up, and register a new object only when there is none (as the context does).
+                if let found = registry[id] {
+                    #expect(found === reference[id], "step \(step)")
+                } else {
+                    #expect(reference[id] == nil, "step \(step)")
+                    let made = ManagedObject(entity: id.entity, objectID: id, context: nil)
+                    registry[id] = made
+                    reference[id] = made
+                }
             case 1:
                 let object = ManagedObject(entity: id.entity, objectID: id, context: nil)
                 registry[id] = object
@@ -86,7 +90,8 @@ extension ObjectRegistryTests {
         // Then 20,000 dense keys, which let the array grow over the first two far keys.
         for key in far + Array(1...20_000) {
             let object = ManagedObject(entity: entity, objectID: id(key), context: nil)
-            #expect(registry.object(for: id(key)) { object }.isNew)
+            #expect(registry[id(key)] == nil)
+            registry[id(key)] = object
             reference[key] = object
         }
         #expect(registry.count == 20_005)

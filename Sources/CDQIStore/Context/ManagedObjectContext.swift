@@ -26,9 +26,10 @@ public final class ManagedObjectContext {
     public var mergePolicy: MergePolicy = .error
 
     /// One object per ID.
-    var registered: ObjectRegistry
+    /// Unchecked exclusivity as for an object's slots: every fetched or inserted object is registered.
+    @exclusivity(unchecked) var registered: ObjectRegistry
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
-    var touched = TouchedObjects()
+    @exclusivity(unchecked) var touched = TouchedObjects()
     var insertionCounter = 0
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
@@ -82,13 +83,15 @@ public final class ManagedObjectContext {
 
     /// The object registered with this ID, or a new fault registered for it (`isNew`).
     func registeredObject(with id: ManagedObjectID) -> (object: ManagedObject, isNew: Bool) {
-        registered.object(for: id) {
-            // An ID made by this coordinator carries its layout; one from another coordinator on the same
-            // model is mapped by name.
-            let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
-                ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
-            return coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
-        }
+        if let object = registered[id] { return (object, false) }
+        // An ID made by this coordinator carries its layout; one from another coordinator on the same
+        // model is mapped by name.
+        let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
+            ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
+        // Made outside any access to the registry: a subclass's initializer is the user's code.
+        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
+        registered[id] = object
+        return (object, true)
     }
 
     /// The object of the row with primary key `key` of `layout` (one of this coordinator's layouts) in
@@ -97,10 +100,11 @@ public final class ManagedObjectContext {
     func registeredObject(
         of layout: EntityLayout, key: Int64, type: ManagedObject.Type? = nil
     ) -> (object: ManagedObject, isNew: Bool) {
-        registered.object(root: layout.rootNumber, key: key) {
-            let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
-            return (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: self)
-        }
+        if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
+        let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+        let object = (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: self)
+        registered.insert(object, root: layout.rootNumber, key: key)
+        return (object, true)
     }
 
     /// The object with this ID, loaded.

@@ -56,54 +56,41 @@ struct ObjectRegistry {
     subscript(id: ManagedObjectID) -> ManagedObject? {
         get {
             guard let (root, key) = tableKey(id) else { return others[id] }
-            if let (run, index) = runPosition(root: root, key: key) { return runs[run].objects[index] }
-            let (index, found) = find(root: root, key: key)
-            return found ? slots[index].object : nil
+            return object(root: root, key: key)
         }
         set {
             guard let (root, key) = tableKey(id) else {
                 others[id] = newValue
                 return
             }
-            if let (run, index) = runPosition(root: root, key: key, growing: newValue != nil) {
-                setRunElement(newValue, run: run, index: index)
-            } else if let newValue {
-                let (index, found) = findOrMakeRoom(root: root, key: key)
-                if !found { tableCount += 1 }
-                slots[index] = Slot(root: root, key: key, object: newValue)
+            if let newValue {
+                insert(newValue, root: root, key: key)
+            } else if let (run, index) = runPosition(root: root, key: key) {
+                setRunElement(nil, run: run, index: index)
             } else {
                 remove(root: root, key: key)
             }
         }
     }
 
-    /// The object with this ID, or the one `make` returns, registered (`isNew`) when there is none.
-    mutating func object(for id: ManagedObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        guard let (root, key) = tableKey(id) else {
-            if let object = others[id] { return (object, false) }
-            let object = make()
-            others[id] = object
-            return (object, true)
-        }
-        return object(root: root, key: key, orMake: make)
+    /// The object of table key (`root`, `key`) (see ``tableKey(_:)``; for a row of this store, the root
+    /// entity's number and the primary key). Rows read from the store are looked up this way, without
+    /// making an ID first.
+    func object(root: Int, key: Int64) -> ManagedObject? {
+        if let (run, index) = runPosition(root: root, key: key) { return runs[run].objects[index] }
+        let (index, found) = find(root: root, key: key)
+        return found ? slots[index].object : nil
     }
 
-    /// The object of table key (`root`, `key`) (see ``tableKey(_:)``; for a row of this store, the root
-    /// entity's number and the primary key), or the one `make` returns, registered (`isNew`) when there is
-    /// none. Rows read from the store are registered this way, without making an ID first.
-    mutating func object(root: Int, key: Int64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+    /// Registers an object under table key (`root`, `key`) (see ``object(root:key:)``).
+    mutating func insert(_ object: ManagedObject, root: Int, key: Int64) {
         if let (run, index) = runPosition(root: root, key: key, growing: true) {
-            if let object = runs[run].objects[index] { return (object, false) }
-            let object = make()
             setRunElement(object, run: run, index: index)
-            return (object, true)
+            return
         }
         let (index, found) = findOrMakeRoom(root: root, key: key)
-        if found, let object = slots[index].object { return (object, false) }
-        let object = make()
+        if !found { tableCount += 1 }
         slots[index] = Slot(root: root, key: key, object: object)
-        tableCount += 1
-        return (object, true)
     }
 
     /// Removes the object with this ID and returns it.

@@ -26,14 +26,16 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// after the object's deletion was saved.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
-    // Typed slots (meaningful once loaded).
+    // Typed slots (meaningful once loaded). Every setter writes one of them: they skip the run-time
+    // exclusivity check, which cost more than the write (objects are confined to their context's
+    // thread, and no access to a slot here overlaps another to the same slot).
     var isLoaded: Bool
-    var attributeValues: [StoredValue]
-    var toOneValues: [ManagedObject?]
+    @exclusivity(unchecked) var attributeValues: [StoredValue]
+    @exclusivity(unchecked) var toOneValues: [ManagedObject?]
     /// `nil` for a to-many relationship whose members are not loaded yet.
-    var toManyValues: [ToManyStorage?]
+    @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
     /// The values last read from or written to the store; `nil` for an object never saved.
-    var snapshot: Snapshot?
+    @exclusivity(unchecked) var snapshot: Snapshot?
     var insertedFlag = false
     var deletedFlag = false
     /// The order objects were inserted in (saves allocate primary keys in this order).
@@ -44,7 +46,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var allocatedKey: Int64?
 
     /// Creates an object; called by the context (use ``ManagedObjectContext/insertNewObject(forEntityName:)``
-    /// to make a new object). Subclasses inherit it and should not need their own initializer.
+    /// to make a new object). Subclasses inherit it and should not need their own initializer; one that
+    /// has its own must not use the context (it may run while the context reads the store): set values
+    /// up in ``awakeFromInsert()`` or ``awakeFromFetch()`` instead.
     public required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
         self.entity = entity
         self.objectID = objectID
