@@ -22,8 +22,11 @@ struct SaveWriter {
 
     private struct UpdateShape: Hashable {
         let layout: ObjectIdentifier
-        let columns: [String]
+        /// ``RowChanges/shape``.
+        let changes: [Int]
     }
+    /// The changes of the row being updated (buffers reused for every row).
+    private var changes = RowChanges()
 
     init(
         context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
@@ -64,7 +67,8 @@ struct SaveWriter {
             guard let resolution = resolutions[ObjectIdentifier(object)],
                 case .write(let values, let base, let expected) = resolution
             else { continue }
-            guard try updateRow(of: object, values: values, base: base, expected: expected) else {
+            changes.collect(values, against: base, layout: object.entity)
+            guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
                 throw ContextError.mergeConflicts([MergeConflict(
                     objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
             }
@@ -84,8 +88,8 @@ struct SaveWriter {
         for object in plan.inserted { try insertRow(of: object) }
         for object in plan.updated {
             guard let snapshot = object.snapshot else { continue }
-            let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
-            guard try updateRow(of: object, values: currentValues(of: object), base: base, expected: snapshot.version) else {
+            changes.collect(object, against: snapshot, reference: Self.reference(to:))
+            guard try writeUpdate(of: object, attributeValues: object.attributeValues, expected: snapshot.version) else {
                 throw StaleRow()
             }
         }
@@ -95,11 +99,14 @@ struct SaveWriter {
 
     // MARK: Keys
 
-    func key(of object: ManagedObject) -> Int64? {
+    func key(of object: ManagedObject) -> Int64? { Self.key(of: object) }
+
+    /// An object's primary key: the one this save allocated for an inserted object, else its ID's.
+    static func key(of object: ManagedObject) -> Int64? {
         object.allocatedKey ?? object.objectID.primaryKey
     }
 
-    func reference(to object: ManagedObject?) -> (key: Int64, entityNumber: Int)? {
+    static func reference(to object: ManagedObject?) -> RowChanges.Reference? {
         guard let object, let key = key(of: object) else { return nil }
         return (key, object.entity.number)
     }
@@ -128,7 +135,7 @@ struct SaveWriter {
 
     /// The values the object would write now.
     func currentValues(of object: ManagedObject) -> RowValues {
-        RowValues(attributes: object.attributeValues, toOne: object.toOneValues.map { reference(to: $0) })
+        RowValues(attributes: object.attributeValues, toOne: object.toOneValues.map { Self.reference(to: $0) })
     }
 
     private mutating func insertRow(of object: ManagedObject) throws {
@@ -146,7 +153,7 @@ struct SaveWriter {
             position += 1
         }
         for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
-            let target = reference(to: object.toOneValues[relationship.slotIndex])
+            let target = Self.reference(to: object.toOneValues[relationship.slotIndex])
             try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
             position += 1
             if relationship.columns.entity != nil {
@@ -179,43 +186,6 @@ struct SaveWriter {
         return statement
     }
 
-    /// Appends the stored columns whose values differ from `base` (all of them when `base` is nil).
-    private func appendColumns(
-        of layout: EntityLayout, row: RowValues, changedFrom base: RowValues?, columns: inout [String],
-        values: inout [StoredValue]
-    ) {
-        for attribute in layout.attributes {
-            guard let column = attribute.column else { continue }
-            let value = row.attributes[attribute.index]
-            if let base, base.attributes[attribute.index] == value { continue }
-            columns.append(column)
-            values.append(value)
-        }
-        for relationship in layout.relationships where !relationship.isToMany {
-            guard let column = relationship.columns.value else { continue }
-            let target = row.toOne[relationship.slotIndex]
-            if let base, Self.same(base.toOne[relationship.slotIndex], target) { continue }
-            columns.append(column)
-            values.append(target.map { .integer($0.key) } ?? .null)
-            if let entityColumn = relationship.columns.entity {
-                columns.append(entityColumn)
-                values.append(target.map { .integer(Int64($0.entityNumber)) } ?? .null)
-            }
-            if target == nil, let order = relationship.columns.order {
-                columns.append(order)
-                values.append(.null)
-            }
-        }
-    }
-
-    static func same(_ left: (key: Int64, entityNumber: Int)?, _ right: (key: Int64, entityNumber: Int)?) -> Bool {
-        switch (left, right) {
-        case (nil, nil): return true
-        case let (l?, r?): return l.key == r.key && l.entityNumber == r.entityNumber
-        default: return false
-        }
-    }
-
     /// How an updated object is written.
     enum Resolution {
         /// Write `values` over `base` (the row as stored), expecting row version `expected`.
@@ -231,7 +201,7 @@ struct SaveWriter {
         let versions = try storedVersions(of: checked)
         for object in checked {
             guard let key = object.objectID.primaryKey, let snapshot = object.snapshot else { continue }
-            let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { reference(to: $0) })
+            let base = RowValues(attributes: snapshot.attributes, toOne: snapshot.toOne.map { Self.reference(to: $0) })
             let current = currentValues(of: object)
             if versions[ObjectIdentifier(object)] == snapshot.version {
                 resolutions[ObjectIdentifier(object)] = .write(values: current, base: base, expected: snapshot.version)
@@ -275,8 +245,8 @@ struct SaveWriter {
                     if objectWins ? !objectChanged : storeChanged { merged.attributes[index] = stored.attributes[index] }
                 }
                 for index in merged.toOne.indices {
-                    let objectChanged = !Self.same(current.toOne[index], base.toOne[index])
-                    let storeChanged = !Self.same(stored.toOne[index], base.toOne[index])
+                    let objectChanged = !RowChanges.same(current.toOne[index], base.toOne[index])
+                    let storeChanged = !RowChanges.same(stored.toOne[index], base.toOne[index])
                     if objectWins ? !objectChanged : storeChanged { merged.toOne[index] = stored.toOne[index] }
                 }
                 resolutions[ObjectIdentifier(object)] = .write(values: merged, base: stored, expected: row.version)
@@ -310,21 +280,16 @@ struct SaveWriter {
         return versions
     }
 
-    /// Writes the columns of `values` that differ from `base` if the row is at version `expected`;
-    /// `false` when it is not (changed or deleted elsewhere).
-    private mutating func updateRow(
-        of object: ManagedObject, values: RowValues, base: RowValues, expected: Int64
-    ) throws -> Bool {
+    /// Writes ``changes`` (attribute values from `attributeValues`, by slot) to the object's row if the
+    /// row is at version `expected`; `false` when it is not (changed or deleted elsewhere).
+    private mutating func writeUpdate(of object: ManagedObject, attributeValues: [StoredValue], expected: Int64) throws -> Bool {
         guard let key = key(of: object) else { return true }
         let layout = object.entity
-        var columns: [String] = []
-        var bound: [StoredValue] = []
-        appendColumns(of: layout, row: values, changedFrom: base, columns: &columns, values: &bound)
-        let statement = try updateStatement(for: layout, columns: columns)
-        for (offset, value) in bound.enumerated() { try statement.bind(value, at: offset + 1) }
-        try statement.bind(expected + 1, at: bound.count + 1)
-        try statement.bind(key, at: bound.count + 2)
-        try statement.bind(expected, at: bound.count + 3)
+        let statement = try updateStatement(for: layout)
+        let position = try changes.bind(to: statement, layout: layout, attributeValues: attributeValues)
+        try statement.bind(expected + 1, at: position)
+        try statement.bind(key, at: position + 1)
+        try statement.bind(expected, at: position + 2)
         try statement.run()
         guard connection.changes == 1 else { return false }
         // The object's new version is its snapshot's plus one unless a merge wrote over a newer row.
@@ -332,17 +297,20 @@ struct SaveWriter {
         return true
     }
 
-    /// The UPDATE of an entity's row that sets `columns` (and the version), prepared once per save and
-    /// column set: updates of many objects usually change the same columns.
-    private mutating func updateStatement(for layout: EntityLayout, columns: [String]) throws -> SQLiteStatement {
-        let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: columns)
-        if let last = lastUpdate, last.shape == shape { return last.statement }
+    /// The UPDATE that writes ``changes`` to a row of `layout` (and the version), prepared once per
+    /// save and shape: updates of many objects usually change the same columns.
+    private mutating func updateStatement(for layout: EntityLayout) throws -> SQLiteStatement {
+        if let last = lastUpdate, last.shape.layout == ObjectIdentifier(layout), last.shape.changes == changes.shape {
+            return last.statement
+        }
+        let shape = UpdateShape(layout: ObjectIdentifier(layout), changes: changes.shape)
         if let statement = updateStatements[shape] {
             lastUpdate = (shape, statement)
             return statement
         }
         let sql = "UPDATE \(layout.tableName) SET "
-            + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ") + " WHERE Z_PK = ? AND Z_OPT = ?"
+            + (changes.columns(of: layout) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+            + " WHERE Z_PK = ? AND Z_OPT = ?"
         let statement = try connection.prepare(sql)
         updateStatements[shape] = statement
         lastUpdate = (shape, statement)

@@ -1,0 +1,110 @@
+import CDQIPredicate
+
+/// What the UPDATE of one row sets: the stored attributes and to-one relationships whose values differ
+/// from the row's. A save keeps one and refills it for every updated object, so that updating many rows
+/// allocates nothing per row.
+struct RowChanges {
+    /// A to-one target as the save writes it: primary key and entity number.
+    typealias Reference = (key: Int64, entityNumber: Int)
+
+    /// The changed attributes' slots.
+    private(set) var attributes: [Int] = []
+    /// The changed to-one relationships (indices in the layout's relationships) and their new targets.
+    private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
+    /// What names the UPDATE statement: the attribute slots, then for each to-one its relationship
+    /// index doubled, plus one when it becomes NULL (which clears its order column too, if any).
+    private(set) var shape: [Int] = []
+
+    /// The changes of a loaded object against its snapshot; `reference` gives a target's key as the
+    /// save writes it.
+    mutating func collect(_ object: ManagedObject, against snapshot: Snapshot, reference: (ManagedObject?) -> Reference?) {
+        removeAll()
+        let layout = object.entity
+        for index in layout.storedAttributeIndices where object.attributeValues[index] != snapshot.attributes[index] {
+            append(attribute: index)
+        }
+        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
+            let now = object.toOneValues[relationship.slotIndex]
+            let before = snapshot.toOne[relationship.slotIndex]
+            if now === before { continue }
+            let target = reference(now)
+            if !Self.same(reference(before), target) { append(toOne: relationship.index, target: target) }
+        }
+    }
+
+    /// The changes of `values` against `base` (both of a row of `layout`).
+    mutating func collect(_ values: RowValues, against base: RowValues, layout: EntityLayout) {
+        removeAll()
+        for index in layout.storedAttributeIndices where values.attributes[index] != base.attributes[index] {
+            append(attribute: index)
+        }
+        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
+            let target = values.toOne[relationship.slotIndex]
+            if !Self.same(base.toOne[relationship.slotIndex], target) { append(toOne: relationship.index, target: target) }
+        }
+    }
+
+    private mutating func removeAll() {
+        attributes.removeAll(keepingCapacity: true)
+        toOnes.removeAll(keepingCapacity: true)
+        shape.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func append(attribute index: Int) {
+        attributes.append(index)
+        shape.append(index)
+    }
+
+    private mutating func append(toOne relationship: Int, target: Reference?) {
+        toOnes.append((relationship, target))
+        shape.append(2 * relationship + (target == nil ? 1 : 0))
+    }
+
+    static func same(_ left: Reference?, _ right: Reference?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): return true
+        case let (l?, r?): return l.key == r.key && l.entityNumber == r.entityNumber
+        default: return false
+        }
+    }
+
+    /// The columns the UPDATE sets, in binding order (the version column excluded).
+    func columns(of layout: EntityLayout) -> [String] {
+        var columns = attributes.compactMap { layout.attributes[$0].column }
+        for (index, target) in toOnes {
+            let relationship = layout.relationships[index]
+            if let column = relationship.columns.value { columns.append(column) }
+            if let column = relationship.columns.entity { columns.append(column) }
+            if target == nil, let column = relationship.columns.order { columns.append(column) }
+        }
+        return columns
+    }
+
+    /// Binds the changed values in the order of ``columns(of:)`` from parameter 1 on (attribute values
+    /// from `attributeValues`, by slot) and returns the next parameter's position.
+    func bind(
+        to statement: SQLiteStatement, layout: EntityLayout, attributeValues: [StoredValue]
+    ) throws(SQLiteError) -> Int {
+        var position = 1
+        for index in attributes where layout.attributes[index].column != nil {
+            try statement.bind(attributeValues[index], at: position)
+            position += 1
+        }
+        for (index, target) in toOnes {
+            let relationship = layout.relationships[index]
+            if relationship.columns.value != nil {
+                try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
+                position += 1
+            }
+            if relationship.columns.entity != nil {
+                try statement.bind(target.map { .integer(Int64($0.entityNumber)) } ?? .null, at: position)
+                position += 1
+            }
+            if target == nil, relationship.columns.order != nil {
+                try statement.bindNull(position)
+                position += 1
+            }
+        }
+        return position
+    }
+}
