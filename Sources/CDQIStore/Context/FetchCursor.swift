@@ -111,7 +111,7 @@ public final class FetchCursor {
                 batch.append(object)
                 if isNew { batchIDs.append(object.objectID) }
             }
-            reader.awakeFilledObjects()
+            reader.awakeFilledObjects(in: batch)
         case .ids(let ids, let next):
             let end = min(ids.count, next + batchSize)
             let slice = ids[next..<end]

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
                 if let object = reader.object(at: statement)?.object { objects.append(object) }
             }
         }
-        reader.awakeFilledObjects()
+        reader.awakeFilledObjects(in: objects)
         return objects
     }
 

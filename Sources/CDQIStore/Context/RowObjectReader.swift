@@ -3,13 +3,16 @@
 /// are faults filled straight from their row.
 ///
 /// Every query that reads objects by whole rows goes through it: fetches, fetch cursors, faulting and
-/// prefetching relationships. Read while holding the store, then call ``awakeFilledObjects()`` once it is
-/// released: `awakeFromFetch` is the user's code and may use the store.
+/// prefetching relationships. Read while holding the store, keeping every object it returns in order,
+/// then call ``awakeFilledObjects(in:)`` with them once the store is released: `awakeFromFetch` is the
+/// user's code and may use the store.
 struct RowObjectReader {
     private let context: ManagedObjectContext
     private let schema: ModelLayout
-    /// The objects filled so far, in row order.
-    private var filled: [ManagedObject] = []
+    /// The positions of the objects filled among those returned so far (positions rather than the
+    /// objects: the caller holds them, and a list of references would retain and release each).
+    private var filledPositions: [Int] = []
+    private var returnedCount = 0
     // The entity of the last row, its plan and class: rows mostly come in runs of one entity.
     private var currentNumber = -1
     private var currentLayout: EntityLayout?
@@ -39,15 +42,18 @@ struct RowObjectReader {
         // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
         if !object.isLoaded && object.entity.number == number {
             context.fill(object, from: statement, plan: plan)
-            filled.append(object)
+            filledPositions.append(returnedCount)
         }
+        returnedCount += 1
         return registered
     }
 
-    /// Calls `awakeFromFetch` on the objects filled, in row order.
-    mutating func awakeFilledObjects() {
-        for object in filled { object.awakeFromFetch() }
-        filled = []
+    /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object
+    /// ``object(at:)`` returned, in order.
+    mutating func awakeFilledObjects(in returned: [ManagedObject]) {
+        for position in filledPositions where position < returned.count { returned[position].awakeFromFetch() }
+        filledPositions = []
+        returnedCount = 0
     }
 }
 
@@ -73,7 +79,7 @@ extension ManagedObjectContext {
         } catch {
             throw .store("\(error)")
         }
-        reader.awakeFilledObjects()
+        reader.awakeFilledObjects(in: objects)
         return objects
     }
 }
