@@ -163,6 +163,28 @@ struct ObjectTests {
         #expect(try songs.map { try $0.value(forKey: "title") as? String } == ["Three", "One"])
     }
 
+    @Test("an object made directly with a context becomes its fault for the ID; a second one has no context; both outlive it")
+    func directlyMadeObjects() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let setup = ManagedObjectContext(coordinator: coordinator)
+        let ada = try ContextTestSupport.insert(setup, "Employee", ["firstName": "Ada", "lastName": "L"])
+        try setup.save()
+        let id = ada.objectID
+        var context: ManagedObjectContext? = ManagedObjectContext(coordinator: coordinator)
+        let made = CompanyEmployee(entity: id.entity, objectID: id, context: context)
+        let second = CompanyEmployee(entity: id.entity, objectID: id, context: context)
+        #expect(made.managedObjectContext === context && context?.registeredObject(for: id) === made)
+        #expect(second.managedObjectContext == nil)
+        #expect(made.isFault)
+        #expect(try made.value(forKey: "firstName") as? String == "Ada")
+        #expect(throws: ManagedObjectError.self) { try second.value(forKey: "firstName") }
+        context = nil
+        // The released context left its objects: they answer without it, and do not crash.
+        #expect(made.managedObjectContext == nil && made.isFault)
+        #expect(throws: ManagedObjectError.self) { try made.value(forKey: "firstName") }
+    }
+
     @Test("life-cycle hooks run on insert, fetch and save; willSave's changes are saved")
     func hooks() throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

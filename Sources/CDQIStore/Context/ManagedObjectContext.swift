@@ -54,7 +54,8 @@ public final class ManagedObjectContext {
         guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
         let type = coordinator.objectClass(for: layout)
-        let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: self)
+        let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: nil)
+        object.managedObjectContext = self
         object.loadEmpty()
         object.insertedFlag = true
         insertionCounter += 1
@@ -89,7 +90,8 @@ public final class ManagedObjectContext {
         let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
             ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
         // Made outside any access to the registry: a subclass's initializer is the user's code.
-        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: self)
+        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: nil)
+        object.managedObjectContext = self
         registered[id] = object
         return (object, true)
     }
@@ -102,9 +104,18 @@ public final class ManagedObjectContext {
     ) -> (object: ManagedObject, isNew: Bool) {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
         let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
-        let object = (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: self)
+        let object = (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: nil)
+        object.managedObjectContext = self
         registered.insert(object, root: layout.rootNumber, key: key)
         return (object, true)
+    }
+
+    /// Registers an object made directly with this context (see ``ManagedObject/init(entity:objectID:context:)``)
+    /// unless the context has an object with its ID.
+    func adopt(_ object: ManagedObject) {
+        guard registered[object.objectID] == nil else { return }
+        object.managedObjectContext = self
+        registered[object.objectID] = object
     }
 
     /// The object with this ID, loaded.

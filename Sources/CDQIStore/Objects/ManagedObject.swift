@@ -24,7 +24,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     public internal(set) var objectID: ManagedObjectID
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
+    // and release of it take the slow path. Safe because an object holds a context only while registered
+    // with it, and a context detaches every registered object when reset or released.
+    public internal(set) unowned(safe) var managedObjectContext: ManagedObjectContext?
 
     // Typed slots (meaningful once loaded). Every setter writes one of them: they skip the run-time
     // exclusivity check, which cost more than the write (objects are confined to their context's
@@ -49,14 +52,16 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// to make a new object). Subclasses inherit it and should not need their own initializer; one that
     /// has its own must not use the context (it may run while the context reads the store): set values
     /// up in ``awakeFromInsert()`` or ``awakeFromFetch()`` instead.
+    /// An object made with a context becomes that context's object for the ID (a fault) unless the
+    /// context has one already; then it has no context.
     public required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
         self.entity = entity
         self.objectID = objectID
-        self.managedObjectContext = context
         isLoaded = false
         attributeValues = []
         toOneValues = []
         toManyValues = []
+        context?.adopt(self)
     }
 
     // MARK: State
