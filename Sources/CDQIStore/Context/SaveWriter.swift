@@ -14,6 +14,8 @@ struct SaveWriter {
     var result = SaveResult()
     /// Prepared INSERTs by entity layout, for this save.
     private var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+    /// The INSERT used last (inserts come in runs of one entity).
+    private var lastInsert: (layout: ObjectIdentifier, statement: SQLiteStatement)?
     /// Prepared UPDATEs by entity layout and changed columns, for this save.
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
     /// The UPDATE used last: updates of many objects mostly change the same columns, and comparing
@@ -148,8 +150,8 @@ struct SaveWriter {
         try statement.bind(Int64(layout.number), at: 2)
         try statement.bind(Int64(1), at: 3)
         var position = 4
-        for attribute in layout.attributes where attribute.column != nil {
-            try statement.bind(object.attributeValues[attribute.index], at: position)
+        for index in layout.storedAttributeIndices {
+            try statement.bind(object.attributeValues[index], at: position)
             position += 1
         }
         for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
@@ -170,7 +172,11 @@ struct SaveWriter {
 
     /// The INSERT of an entity's rows, prepared once per save.
     private mutating func insertStatement(for layout: EntityLayout) throws -> SQLiteStatement {
-        if let statement = insertStatements[ObjectIdentifier(layout)] { return statement }
+        if let last = lastInsert, last.layout == ObjectIdentifier(layout) { return last.statement }
+        if let statement = insertStatements[ObjectIdentifier(layout)] {
+            lastInsert = (ObjectIdentifier(layout), statement)
+            return statement
+        }
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for attribute in layout.attributes { if let column = attribute.column { columns.append(column) } }
         for relationship in layout.relationships where !relationship.isToMany {
@@ -183,6 +189,7 @@ struct SaveWriter {
             + SQLText.placeholders(columns.count) + ")"
         let statement = try connection.prepare(sql)
         insertStatements[ObjectIdentifier(layout)] = statement
+        lastInsert = (ObjectIdentifier(layout), statement)
         return statement
     }
 
