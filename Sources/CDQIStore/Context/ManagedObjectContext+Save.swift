@@ -40,15 +40,23 @@ extension ManagedObjectContext {
             return SaveChanges()
         }
         var validation = SaveValidation()
+        // Objects whose entity has uniqueness constraints, noted while validation has each object at hand
+        // (a save of many objects walks more memory than the caches hold).
+        var constrained: [ManagedObject] = []
         do {
-            for object in inserted + updated { try validation.validate(object) }
+            for objects in [inserted, updated] {
+                for object in objects {
+                    try validation.validate(object)
+                    if !object.entity.uniquenessConstraints.isEmpty { constrained.append(object) }
+                }
+            }
             for object in deleted { try validation.validateDeletion(object) }
         } catch {
             throw .object(error)
         }
-        validation.checkUniquenessAmongPending(inserted + updated)
+        validation.checkUniquenessAmongPending(constrained)
         let plan = SavePlan(
-            inserted: inserted, updated: updated, deleted: deleted, policy: mergePolicy,
+            inserted: inserted, updated: updated, deleted: deleted, constrained: constrained, policy: mergePolicy,
             writesRelationshipRows: writesRelationshipRows)
         let result: SaveResult
         // The writer hands each inserted object its new key; a failed save takes them back.
@@ -168,6 +176,8 @@ struct SavePlan {
     var inserted: [ManagedObject]
     var updated: [ManagedObject]
     var deleted: [ManagedObject]
+    /// The inserted and updated objects whose entity has uniqueness constraints.
+    var constrained: [ManagedObject]
     var policy: MergePolicy
     /// Whether an inserted or updated object's entity has join tables or ordered relationships (else
     /// there are no join-table rows or order keys to write).

@@ -51,7 +51,7 @@ struct SaveWriter {
     /// version beforehand; the first row not at its expected version throws ``StaleRow``. The second
     /// run reads the versions first and resolves conflicts by the merge policy.
     mutating func run() throws -> SaveResult {
-        try validation.checkUniquenessAgainstStore(plan.inserted + plan.updated, connection: connection, context: context)
+        try validation.checkUniquenessAgainstStore(plan.constrained, connection: connection, context: context)
         if !validation.failures.isEmpty { throw ContextError.validation(validation.failures) }
         // Keys first: the values written by updates (and merged by conflict resolution) refer to new
         // objects by their new keys.
