@@ -64,7 +64,12 @@ extension ManagedObjectContext {
         var toOne: [ManagedObject?] = []
         if object.entity.toOneCount > 0 {
             toOne = .filled(with: nil, count: object.entity.toOneCount)
-            for slot in plan.toOnes { toOne[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement)) }
+            for slot in plan.toOnes {
+                guard let reference = plan.reference(slot, in: statement) else { continue }
+                // Mostly registered already (many rows name few destinations): found by root and key.
+                toOne[slot.slot] = registered.object(root: slot.destinationRoot, key: reference.key)
+                    ?? self.object(referencedBy: reference)
+            }
         }
         setLoadedValues(
             of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))
