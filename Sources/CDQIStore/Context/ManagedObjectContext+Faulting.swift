@@ -55,15 +55,16 @@ extension ManagedObjectContext {
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
     func apply(_ row: StoredRow, to object: ManagedObject) {
         setLoadedValues(
-            of: object, attributes: row.attributes, toOne: row.toOne.map { self.object(referencedBy: $0) }, version: row.version)
+            of: object, attributes: row.attributes, toOne: ToOneSlots(row.toOne.map { self.object(referencedBy: $0) }),
+            version: row.version)
     }
 
     /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
     /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, plan: RowPlan) {
-        var toOne: [ManagedObject?] = []
+        var toOne = ToOneSlots()
         if object.entity.toOneCount > 0 {
-            toOne = .filled(with: nil, count: object.entity.toOneCount)
+            toOne = ToOneSlots(count: object.entity.toOneCount)
             for slot in plan.toOnes {
                 guard let reference = plan.reference(slot, in: statement) else { continue }
                 // Mostly registered already (many rows name few destinations): found by root and key.
@@ -75,7 +76,7 @@ extension ManagedObjectContext {
             of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))
     }
 
-    private func setLoadedValues(of object: ManagedObject, attributes: [StoredValue], toOne: [ManagedObject?], version: Int64) {
+    private func setLoadedValues(of object: ManagedObject, attributes: [StoredValue], toOne: ToOneSlots, version: Int64) {
         object.attributeValues = attributes
         object.toOneValues = toOne
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }

@@ -34,7 +34,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // thread, and no access to a slot here overlaps another to the same slot).
     var isLoaded: Bool
     @exclusivity(unchecked) var attributeValues: [StoredValue]
-    @exclusivity(unchecked) var toOneValues: [ManagedObject?]
+    @exclusivity(unchecked) var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
     /// The values last read from or written to the store; `nil` for an object never saved.
@@ -59,7 +59,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         self.objectID = objectID
         isLoaded = false
         attributeValues = []
-        toOneValues = []
+        toOneValues = ToOneSlots()
         toManyValues = []
         context?.adopt(self)
     }
@@ -169,7 +169,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// related objects.
     func loadEmpty() {
         attributeValues = entity.defaultValues
-        if entity.toOneCount > 0 { toOneValues = .filled(with: nil, count: entity.toOneCount) }
+        if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
         guard entity.toManyCount > 0 else {
             isLoaded = true
             return
@@ -187,7 +187,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     func turnIntoFault() {
         isLoaded = false
         attributeValues = []
-        toOneValues = []
+        toOneValues = ToOneSlots()
         toManyValues = []
         snapshot = nil
     }
@@ -209,7 +209,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 /// An object's values as the store last held them, and the row version (`Z_OPT`) they came from.
 struct Snapshot {
     var attributes: [StoredValue]
-    var toOne: [ManagedObject?]
+    var toOne: ToOneSlots
     var version: Int64
 }
 
