@@ -81,12 +81,20 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
         guard let snapshot else { return true }
-        for index in entity.storedAttributeIndices where attributeValues[index] != snapshot.attributes[index] {
-            return true
+        // Values read and not changed since still share the snapshot's array: nothing to compare.
+        if !Self.sameBuffer(attributeValues, snapshot.attributes) {
+            for index in entity.storedAttributeIndices where attributeValues[index] != snapshot.attributes[index] {
+                return true
+            }
         }
         for slot in entity.storedToOneSlots where toOneValues[slot] !== snapshot.toOne[slot] { return true }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
+    }
+
+    /// Whether two arrays share their storage (then their elements are the same).
+    static func sameBuffer(_ left: [StoredValue], _ right: [StoredValue]) -> Bool {
+        left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in l.baseAddress == r.baseAddress && l.count == r.count } }
     }
 
     /// The stored properties whose values changed since the object was last read or saved, with their
