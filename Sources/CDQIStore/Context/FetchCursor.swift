@@ -32,8 +32,8 @@ public final class FetchCursor {
     /// The current batch, consumed from `position`.
     private var batch: [ManagedObject] = []
     private var position = 0
-    /// The IDs of the current batch's objects that the cursor registered (candidates for release).
-    private var batchIDs: [ManagedObjectID] = []
+    /// Per object of the current batch, whether the cursor registered it (a candidate for release).
+    private var batchIsNew: [Bool] = []
     private var finished = false
 
     private enum Source {
@@ -100,7 +100,8 @@ public final class FetchCursor {
             var reader = RowObjectReader(context: context)
             batch = []
             batch.reserveCapacity(batchSize)
-            batchIDs = []
+            batchIsNew = []
+            batchIsNew.reserveCapacity(batchSize)
             while batch.count < batchSize {
                 guard try statement.step() else {
                     finished = true
@@ -109,13 +110,13 @@ public final class FetchCursor {
                 }
                 guard let (object, isNew) = reader.object(at: statement) else { continue }
                 batch.append(object)
-                if isNew { batchIDs.append(object.objectID) }
+                batchIsNew.append(isNew)
             }
             reader.awakeFilledObjects(in: batch)
         case .ids(let ids, let next):
             let end = min(ids.count, next + batchSize)
             let slice = ids[next..<end]
-            batchIDs = slice.filter { context.registered[$0] == nil }
+            batchIsNew = slice.map { context.registered[$0] == nil }
             batch = slice.map { context.object(with: $0) }
             source = .ids(ids, next: end)
             if end == ids.count { finished = true }
@@ -126,17 +127,26 @@ public final class FetchCursor {
     /// Drops the cursor's hold on the objects of the batch just walked, and unregisters those that
     /// nothing else holds and that have no unsaved changes.
     private func releaseBatch() {
+        var objects = batch
+        let isNew = batchIsNew
         batch = []
+        batchIsNew = []
         position = 0
-        for id in batchIDs {
-            guard var object = context.registered.removeValue(forKey: id) else { continue }
+        // Popped one by one, so that an object nothing else holds is referenced only here. Only saved
+        // objects of this store are released (a temporary ID's object has unsaved changes anyway).
+        while var object = objects.popLast() {
+            guard isNew[objects.count], let key = object.objectID.primaryKey,
+                object.objectID.storeIdentifier == context.coordinator.storeIdentifier
+            else { continue }
+            let root = object.entity.rootNumber
+            guard context.registered.object(root: root, key: key) === object else { continue }
+            context.registered.removeObject(root: root, key: key)
             if !object.hasChanges && isKnownUniquelyReferenced(&object) {
                 object.detachFromContext()
             } else {
-                context.registered[id] = object
+                context.registered.insert(object, root: root, key: key)
             }
         }
-        batchIDs = []
     }
 }
 

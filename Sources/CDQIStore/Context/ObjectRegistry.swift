@@ -82,6 +82,15 @@ struct ObjectRegistry {
         return found ? slots[index].object : nil
     }
 
+    /// Removes the object of table key (`root`, `key`) (see ``object(root:key:)``), if any.
+    mutating func removeObject(root: Int, key: Int64) {
+        if let (run, index) = runPosition(root: root, key: key) {
+            setRunElement(nil, run: run, index: index)
+        } else {
+            remove(root: root, key: key)
+        }
+    }
+
     /// Registers an object under table key (`root`, `key`) (see ``object(root:key:)``).
     mutating func insert(_ object: ManagedObject, root: Int, key: Int64) {
         if let (run, index) = runPosition(root: root, key: key, growing: true) {
