@@ -99,10 +99,10 @@ extension ManagedObjectContext {
     /// Brings the objects in line with what was written, and returns the IDs the save wrote. One pass
     /// over each list: a save of many objects walks more memory than the caches hold.
     private func finish(_ plan: SavePlan, _ result: SaveResult) -> SaveChanges {
-        var changes = SaveChanges()
-        changes.inserted.reserveCapacity(plan.inserted.count)
-        changes.updated.reserveCapacity(plan.updated.count)
-        changes.deleted.reserveCapacity(plan.deleted.count)
+        var inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []
+        inserted.reserveCapacity(plan.inserted.count)
+        updated.reserveCapacity(plan.updated.count)
+        deleted.reserveCapacity(plan.deleted.count)
         let storeIdentifier = coordinator.storeIdentifier
         for object in plan.inserted {
             if let key = object.allocatedKey {
@@ -114,12 +114,12 @@ extension ManagedObjectContext {
                 object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
             }
             commitToMany(of: object)
-            changes.inserted.insert(object.objectID)
+            inserted.append(object.objectID)
         }
         // Conflict resolution's outcomes are rare: skip looking them up when there are none.
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
-            changes.updated.insert(object.objectID)
+            updated.append(object.objectID)
             let id = ObjectIdentifier(object)
             guard resolvedConflicts else {
                 object.snapshot = Snapshot(
@@ -152,12 +152,12 @@ extension ManagedObjectContext {
             commitToMany(of: object)
         }
         for object in plan.deleted {
-            changes.deleted.insert(object.objectID)
+            deleted.append(object.objectID)
             object.deletedFlag = false
             unregister(object)
         }
         touched.removeAll()
-        return changes
+        return SaveChanges(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     /// Makes a written object's loaded to-many members its committed ones.

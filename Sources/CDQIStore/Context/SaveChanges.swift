@@ -1,23 +1,109 @@
+import Foundation
+
 /// What one save wrote: the IDs of the objects it inserted (permanent IDs), updated and deleted.
 /// Pass it to ``ManagedObjectContext/mergeChanges(_:)`` of other contexts on the same store so they
 /// stop showing stale values; it is `Sendable`, so it may cross tasks.
+///
+/// A save lists the IDs; the sets are built when first read (most saves' changes are never read, and
+/// hashing every ID of a large save cost a tenth of the save).
 public struct SaveChanges: Sendable, Hashable {
-    /// The objects the save inserted.
-    public var inserted: Set<ManagedObjectID> = []
-    /// The objects the save updated.
-    public var updated: Set<ManagedObjectID> = []
-    /// The objects the save deleted.
-    public var deleted: Set<ManagedObjectID> = []
+    private var storage: Storage
 
     /// Creates a change set.
     public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
+        storage = Storage(sets: IDSets(inserted: inserted, updated: updated, deleted: deleted))
+    }
+
+    /// The changes of a save, as lists of distinct IDs.
+    init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        storage = Storage(lists: IDLists(inserted: inserted, updated: updated, deleted: deleted))
+    }
+
+    /// The objects the save inserted.
+    public var inserted: Set<ManagedObjectID> {
+        get { storage.sets.inserted }
+        set { change { $0.inserted = newValue } }
+    }
+
+    /// The objects the save updated.
+    public var updated: Set<ManagedObjectID> {
+        get { storage.sets.updated }
+        set { change { $0.updated = newValue } }
+    }
+
+    /// The objects the save deleted.
+    public var deleted: Set<ManagedObjectID> {
+        get { storage.sets.deleted }
+        set { change { $0.deleted = newValue } }
     }
 
     /// Whether the save wrote nothing.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// The updated and deleted IDs, without building sets.
+    var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) { storage.updatedAndDeleted }
+
+    private mutating func change(_ body: (inout IDSets) -> Void) {
+        var sets = storage.sets
+        body(&sets)
+        storage = Storage(sets: sets)
+    }
+
+    /// Whether the two hold the same IDs.
+    public static func == (left: SaveChanges, right: SaveChanges) -> Bool { left.storage.sets == right.storage.sets }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.sets) }
+
+    private struct IDLists {
+        var inserted: [ManagedObjectID]
+        var updated: [ManagedObjectID]
+        var deleted: [ManagedObjectID]
+    }
+
+    private struct IDSets: Hashable {
+        var inserted: Set<ManagedObjectID>
+        var updated: Set<ManagedObjectID>
+        var deleted: Set<ManagedObjectID>
+    }
+
+    /// The lists of a save until the sets are first read; never changed afterwards except for building
+    /// the sets once, under its lock, so sharing it across tasks is safe.
+    private final class Storage: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lists: IDLists?
+        private var built: IDSets?
+
+        init(lists: IDLists) { self.lists = lists }
+        init(sets: IDSets) { built = sets }
+
+        var sets: IDSets {
+            lock.withLock {
+                if let built { return built }
+                let sets = IDSets(
+                    inserted: Set(lists?.inserted ?? []), updated: Set(lists?.updated ?? []),
+                    deleted: Set(lists?.deleted ?? []))
+                built = sets
+                lists = nil
+                return sets
+            }
+        }
+
+        var isEmpty: Bool {
+            lock.withLock {
+                if let built { return built.inserted.isEmpty && built.updated.isEmpty && built.deleted.isEmpty }
+                guard let lists else { return true }
+                return lists.inserted.isEmpty && lists.updated.isEmpty && lists.deleted.isEmpty
+            }
+        }
+
+        var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+            lock.withLock {
+                if let built { return (Array(built.updated), Array(built.deleted)) }
+                return (lists?.updated ?? [], lists?.deleted ?? [])
+            }
+        }
+    }
 }
 
 extension ManagedObjectContext {
@@ -27,7 +113,8 @@ extension ManagedObjectContext {
     /// their members again when next used.
     public func mergeChanges(_ changes: SaveChanges) {
         guard !changes.isEmpty else { return }
-        for id in changes.updated {
+        let (updated, deleted) = changes.updatedAndDeleted
+        for id in updated {
             guard let object = registered[id], object.isLoaded else { continue }
             if object.hasChanges {
                 try? reloadKeepingChanges(object)
@@ -35,7 +122,7 @@ extension ManagedObjectContext {
                 object.turnIntoFault()
             }
         }
-        for id in changes.deleted {
+        for id in deleted {
             guard let object = registered[id], !object.hasChanges else { continue }
             unregister(object)
         }
