@@ -185,6 +185,22 @@ struct ObjectTests {
         #expect(throws: ManagedObjectError.self) { try made.value(forKey: "firstName") }
     }
 
+    @Test("insert(_:) follows the class registry: a class registered for another entity's place stops inserting")
+    func insertFollowsRegistrations() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect(throws: ContextError.self) { try context.insert(ObjectTestsUnregistered.self) }
+        coordinator.register(CompanyEmployee.self, forEntityName: "Employee")
+        #expect(try context.insert(CompanyEmployee.self).entity.name == "Employee")
+        #expect(try context.insert(CompanyEmployee.self).entity.name == "Employee")
+        // Employee objects are OtherEmployee instances now, and CompanyEmployee names no entity.
+        coordinator.register(OtherEmployee.self, forEntityName: "Employee")
+        #expect(throws: ContextError.self) { try context.insert(CompanyEmployee.self) }
+        #expect(try context.insert(OtherEmployee.self).entity.name == "Employee")
+        #expect(context.insertedObjects.count == 3)
+    }
+
     @Test("life-cycle hooks run on insert, fetch and save; willSave's changes are saved")
     func hooks() throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
@@ -208,3 +224,6 @@ struct ObjectTests {
 
 /// A class registered for no entity, with no entity of its name.
 final class ObjectTestsUnregistered: ManagedObject {}
+
+/// A second class for the Employee entity, registered in place of ``CompanyEmployee``.
+final class OtherEmployee: ManagedObject {}

@@ -31,6 +31,11 @@ public final class ManagedObjectContext {
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
     @exclusivity(unchecked) var touched = TouchedObjects()
     var insertionCounter = 0
+    /// What ``insert(_:)`` worked out for a class: its entity and the class its objects are made of,
+    /// under the coordinator's registration count.
+    private var lastInsertTarget: (
+        type: ObjectIdentifier, registrations: Int, layout: EntityLayout, objectClass: ManagedObject.Type
+    )?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
 
@@ -53,7 +58,11 @@ public final class ManagedObjectContext {
     public func insertNewObject(forEntityName name: String) throws(ContextError) -> ManagedObject {
         guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
-        let type = coordinator.objectClass(for: layout)
+        return insertObject(of: layout, as: coordinator.objectClass(for: layout))
+    }
+
+    /// Inserts a new object of a concrete entity, an instance of `type`.
+    private func insertObject(of layout: EntityLayout, as type: ManagedObject.Type) -> ManagedObject {
         let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: layout), context: nil)
         object.managedObjectContext = self
         object.loadEmpty()
@@ -69,13 +78,21 @@ public final class ManagedObjectContext {
     /// Inserts a new object of a registered subclass (see ``PersistentStoreCoordinator/register(_:forEntityName:)``).
     /// The entity is the one `type` is registered for, else the entity named like the class.
     public func insert<T: ManagedObject>(_ type: T.Type) throws(ContextError) -> T {
+        let registrations = coordinator.registrationCount
+        // Inserts come in runs of one class: the entity and class worked out last time are reused
+        // while no class was registered since.
+        if let last = lastInsertTarget, last.type == ObjectIdentifier(type), last.registrations == registrations {
+            return unsafeDowncast(insertObject(of: last.layout, as: last.objectClass), to: T.self)
+        }
         let name = coordinator.entityName(for: type) ?? String(describing: type)
-        let object = try insertNewObject(forEntityName: name)
-        guard let typed = object as? T else {
-            unregister(object)
+        guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
+        guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
+        let objectClass = coordinator.objectClass(for: layout)
+        guard objectClass is T.Type else {
             throw .unknownEntity("\(name) (objects of this entity are not \(String(describing: type)); register the class)")
         }
-        return typed
+        lastInsertTarget = (ObjectIdentifier(type), registrations, layout, objectClass)
+        return unsafeDowncast(insertObject(of: layout, as: objectClass), to: T.self)
     }
 
     /// The object with this ID: the registered one, or a fault that loads its row when first used.

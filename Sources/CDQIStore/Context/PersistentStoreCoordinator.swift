@@ -1,5 +1,6 @@
 import CDQIModel
 import Foundation
+import Synchronization
 
 /// Owns a model and its SQLite store, and serializes every use of the store's connection: contexts on
 /// any thread or task share one coordinator.
@@ -27,6 +28,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var entityNames: [ObjectIdentifier: String?] = [:]
     /// Guarded by `registryLock`: `objectClass(for:)`'s answers by entity number, until the next `register`.
     private var resolvedClasses: [Int: ManagedObject.Type] = [:]
+    /// The number of `register` calls so far: what a context's cached answers were worked out under.
+    private let registrations = Atomic<Int>(0)
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
@@ -49,8 +52,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 let names = classes.filter { $0.value == changed }.map(\.key)
                 entityNames[ObjectIdentifier(changed)] = names.count == 1 ? names.first : String?.none
             }
+            registrations.add(1, ordering: .releasing)
         }
     }
+
+    /// The number of ``register(_:forEntityName:)`` calls so far (answers worked out from the class
+    /// registry hold while it is unchanged).
+    var registrationCount: Int { registrations.load(ordering: .acquiring) }
 
     /// The class objects of an entity are made of: the one registered for it or its nearest ancestor,
     /// otherwise ``ManagedObject``.
