@@ -21,20 +21,28 @@ extension ManagedObjectContext {
         for object in Array(touched.values) where object.hasChanges { object.willSave() }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
         var writesRelationshipRows = false
+        // Whether each list is in order already (objects are mostly touched in that order): noted while
+        // each object is at hand, so that sorting does not walk them all again.
+        var insertedInOrder = true, deletedInOrder = true, updatedInOrder = true
         for object in touched.values {
             switch (object.insertedFlag, object.deletedFlag) {
-            case (true, false): inserted.append(object)
-            case (false, true): deleted.append(object)
+            case (true, false):
+                if let last = inserted.last, last.insertionOrder > object.insertionOrder { insertedInOrder = false }
+                inserted.append(object)
+            case (false, true):
+                if let last = deleted.last, !Self.savedOrder(last, object) { deletedInOrder = false }
+                deleted.append(object)
             case (false, false):
                 guard object.hasPersistentChanges else { continue }
+                if let last = updated.last, !Self.savedOrder(last, object) { updatedInOrder = false }
                 updated.append(object)
             case (true, true): continue
             }
             if object.entity.writesRelationshipRows && !object.deletedFlag { writesRelationshipRows = true }
         }
-        inserted.sort { $0.insertionOrder < $1.insertionOrder }
-        deleted.sort(by: Self.savedOrder)
-        updated.sort(by: Self.savedOrder)
+        if !insertedInOrder { inserted.sort { $0.insertionOrder < $1.insertionOrder } }
+        if !deletedInOrder { deleted.sort(by: Self.savedOrder) }
+        if !updatedInOrder { updated.sort(by: Self.savedOrder) }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             touched.removeAll()
             return SaveChanges()
