@@ -119,7 +119,7 @@ extension ManagedObjectContext {
                 object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
                 registered[object.objectID] = object
                 object.insertedFlag = false
-                object.snapshot = Snapshot(attributes: object.attributeValues, toOne: object.toOneValues, version: 1)
+                object.takeSnapshot(version: 1)
             }
             commitToMany(of: object)
             inserted.append(object.objectID)
@@ -130,8 +130,7 @@ extension ManagedObjectContext {
             updated.append(object.objectID)
             let id = ObjectIdentifier(object)
             guard resolvedConflicts else {
-                object.snapshot = Snapshot(
-                    attributes: object.attributeValues, toOne: object.toOneValues, version: (object.snapshot?.version ?? 0) + 1)
+                object.takeSnapshot(version: (object.snapshotVersion ?? 0) + 1)
                 commitToMany(of: object)
                 continue
             }
@@ -154,9 +153,7 @@ extension ManagedObjectContext {
                     }
                 }
             }
-            object.snapshot = Snapshot(
-                attributes: object.attributeValues, toOne: object.toOneValues,
-                version: result.versions[id] ?? (object.snapshot?.version ?? 0) + 1)
+            object.takeSnapshot(version: result.versions[id] ?? (object.snapshotVersion ?? 0) + 1)
             commitToMany(of: object)
         }
         for object in plan.deleted {

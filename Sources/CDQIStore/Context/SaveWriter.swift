@@ -72,7 +72,7 @@ struct SaveWriter {
             changes.collect(values, against: base, layout: object.entity)
             guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
                 throw ContextError.mergeConflicts([MergeConflict(
-                    objectID: object.objectID, snapshotVersion: object.snapshot?.version ?? expected, storeVersion: expected + 1)])
+                    objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected, storeVersion: expected + 1)])
             }
         }
         try writeJoinRows()
@@ -300,7 +300,7 @@ struct SaveWriter {
         try statement.run()
         guard connection.changes == 1 else { return false }
         // The object's new version is its snapshot's plus one unless a merge wrote over a newer row.
-        if expected != object.snapshot?.version { result.versions[ObjectIdentifier(object)] = expected + 1 }
+        if expected != object.snapshotVersion { result.versions[ObjectIdentifier(object)] = expected + 1 }
         return true
     }
 

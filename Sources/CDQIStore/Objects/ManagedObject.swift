@@ -92,6 +92,14 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         return false
     }
 
+    /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved.
+    var snapshotVersion: Int64? { snapshot?.version }
+
+    /// Makes the current values the snapshot, at row version `version` (a save wrote them).
+    func takeSnapshot(version: Int64) {
+        snapshot = Snapshot(attributes: attributeValues, toOne: toOneValues, version: version)
+    }
+
     /// Whether two arrays share their storage (then their elements are the same).
     static func sameBuffer(_ left: [StoredValue], _ right: [StoredValue]) -> Bool {
         left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in l.baseAddress == r.baseAddress && l.count == r.count } }
