@@ -81,6 +81,35 @@ struct ContextCRUDTests {
         #expect(try department.objects(forKey: "employees") == [adaAgain])
     }
 
+    @Test("one save updating different columns of different rows writes each row's own columns")
+    func updatesOfDifferentColumns() throws {
+        // Employee's attribute slots: firstName 0, hireDate 1, …; its relationship 0 is department. The
+        // UPDATE that sets firstName and the one that sets department must not be taken for each other,
+        // nor firstName + hireDate for firstName + a department set to NULL.
+        let context = try ContextTestSupport.memoryContext("Company")
+        let research = try ContextTestSupport.insert(context, "Department", ["name": "Research"])
+        let sales = try ContextTestSupport.insert(context, "Department", ["name": "Sales"])
+        func employee(_ name: String) throws -> ManagedObject {
+            try ContextTestSupport.insert(context, "Employee", ["firstName": name, "lastName": "L", "department": research])
+        }
+        let (ann, bob, cleo, dan) = (try employee("Ann"), try employee("Bob"), try employee("Cleo"), try employee("Dan"))
+        try context.save()
+        try ann.setValue("Anna", forKey: "firstName")
+        try bob.setValue(sales, forKey: "department")
+        try cleo.setValue("Cleopatra", forKey: "firstName")
+        try cleo.setValue(Date(timeIntervalSinceReferenceDate: 86_400), forKey: "hireDate")
+        try dan.setValue("Daniel", forKey: "firstName")
+        try dan.setValue(nil, forKey: "department")
+        try context.save()
+        let rows = try ContextTestSupport.rows(
+            context.coordinator,
+            "SELECT e.ZFIRSTNAME, IFNULL(d.ZNAME, '-'), IFNULL(e.ZHIREDATE, '-'), e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK")
+        #expect(rows == [
+            ["Anna", "Research", "-", "2"], ["Bob", "Sales", "-", "2"], ["Cleopatra", "Research", "86400", "2"],
+            ["Daniel", "-", "-", "2"],
+        ])
+    }
+
     @Test("every attribute type is stored as Core Data stores it and read back with its type")
     func everyAttributeType() throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

@@ -185,6 +185,24 @@ struct ObjectTests {
         #expect(throws: ManagedObjectError.self) { try made.value(forKey: "firstName") }
     }
 
+    @Test("a fault for a key no row had yet leaves the context when a save gives that key to a new object")
+    func faultForAKeyTakenBySave() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        var context: ManagedObjectContext? = ManagedObjectContext(coordinator: coordinator)
+        let uri = "x-coredata://\(coordinator.storeIdentifier)/Employee/p1"
+        let id = try #require(context?.objectID(forURIString: uri))
+        let early = try #require(context?.object(with: id))
+        let ada = try #require(try context.map { try ContextTestSupport.insert($0, "Employee", ["firstName": "Ada", "lastName": "L"]) })
+        try context?.save()
+        #expect(ada.objectID == id && context?.object(with: id) === ada)
+        #expect(early.managedObjectContext == nil)
+        context = nil
+        // Neither object traps once the context is gone.
+        #expect(throws: ManagedObjectError.self) { try early.value(forKey: "firstName") }
+        #expect(ada.managedObjectContext == nil)
+    }
+
     @Test("insert(_:) follows the class registry: a class registered for another entity's place stops inserting")
     func insertFollowsRegistrations() throws {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

@@ -57,9 +57,7 @@ public struct StoreExporter {
                 }
                 let request = FetchRequest(entityName: description.name, includesSubentities: false)
                 var objects: [JSONValue] = []
-                // Primary-key order (an unsorted fetch's order is the store's).
-                let fetched = try context.fetch(request).sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
-                for object in fetched {
+                for object in try context.fetch(request).sortedByPrimaryKey() {
                     var members: [(key: String, value: JSONValue)] = [("_id", .string(ObjectKey.string(for: object.objectID)))]
                     for attribute in attributes {
                         members.append((attribute.name, try object.storedValue(forKey: attribute.name).interchangeJSON))

@@ -109,7 +109,8 @@ public struct StoreQuery: Sendable {
         let toOnes = model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }
         var rows: [[StoredValue]] = []
         do {
-            for object in try container.viewContext.fetch(request) {
+            let fetched = try container.viewContext.fetch(request)
+            for object in request.sortDescriptors.isEmpty ? fetched.sortedByPrimaryKey() : fetched {
                 var row: [StoredValue] = [.objectID(object.objectID.reference)]
                 for attribute in attributes {
                     // A sub-entity's object has them all; the entity queried declares them.

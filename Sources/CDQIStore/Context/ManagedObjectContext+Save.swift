@@ -117,6 +117,9 @@ extension ManagedObjectContext {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
                 object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
+                // A fault made earlier for this key (from a URI naming a row that did not exist yet)
+                // leaves the context: the new object is the key's object now.
+                if let stale = registered[object.objectID], stale !== object { stale.detachFromContext() }
                 registered[object.objectID] = object
                 object.insertedFlag = false
                 object.takeSnapshot(version: 1)

@@ -106,8 +106,10 @@ public final class ManagedObjectContext {
         // model is mapped by name.
         let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
             ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
-        // Made outside any access to the registry: a subclass's initializer is the user's code.
+        // Made outside any access to the registry: a subclass's initializer is the user's code (and if
+        // it registered an object for this ID meanwhile, that one stays).
         let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: nil)
+        if let registeredMeanwhile = registered[id] { return (registeredMeanwhile, false) }
         object.managedObjectContext = self
         registered[id] = object
         return (object, true)
@@ -122,6 +124,7 @@ public final class ManagedObjectContext {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
         let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
         let object = (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: nil)
+        if let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) { return (registeredMeanwhile, false) }
         object.managedObjectContext = self
         registered.insert(object, root: layout.rootNumber, key: key)
         return (object, true)

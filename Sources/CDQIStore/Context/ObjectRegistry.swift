@@ -147,6 +147,8 @@ struct ObjectRegistry {
         guard offset >= 0, offset < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }
         let oldCount = runs[run].objects.count
         let newCount = Swift.max(64, 1 << (Int64.bitWidth - offset.leadingZeroBitCount), 2 * oldCount)
+        // A range that would pass Int64.max (a key near it) stays in the table.
+        guard Int64.max - base >= Int64(newCount) else { return nil }
         runs[run].objects.append(contentsOf: Array(repeating: nil, count: newCount - oldCount))
         // Keys of the new range that the table holds move over.
         let low = base + Int64(oldCount), high = base + Int64(newCount)

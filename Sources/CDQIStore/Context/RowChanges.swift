@@ -11,8 +11,9 @@ struct RowChanges {
     private(set) var attributes: [Int] = []
     /// The changed to-one relationships (indices in the layout's relationships) and their new targets.
     private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
-    /// What names the UPDATE statement: the attribute slots, then for each to-one its relationship
-    /// index doubled, plus one when it becomes NULL (which clears its order column too, if any).
+    /// What names the UPDATE statement: the attribute slots (0 and up), then for each to-one a negative
+    /// number, -1 - (its relationship index doubled, plus one when it becomes NULL, which clears its
+    /// order column too): attribute slots and to-ones never share a number.
     private(set) var shape: [Int] = []
 
     /// The changes of a loaded object against its snapshot; `reference` gives a target's key as the
@@ -57,7 +58,7 @@ struct RowChanges {
 
     private mutating func append(toOne relationship: Int, target: Reference?) {
         toOnes.append((relationship, target))
-        shape.append(2 * relationship + (target == nil ? 1 : 0))
+        shape.append(-1 - (2 * relationship + (target == nil ? 1 : 0)))
     }
 
     static func same(_ left: Reference?, _ right: Reference?) -> Bool {
