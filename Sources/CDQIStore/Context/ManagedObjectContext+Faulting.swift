@@ -87,7 +87,13 @@ extension ManagedObjectContext {
     /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are
     /// faults are filled at once (no query per member).
     func loadToMany(of object: ManagedObject, _ relationship: RelationshipSlot) throws(ManagedObjectError) -> ToManyStorage {
-        guard relationship.isStored, let key = object.objectID.primaryKey,
+        guard let key = object.objectID.primaryKey else {
+            // An object never saved: no members, and none committed.
+            var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+            storage.committed = nil
+            return storage
+        }
+        guard relationship.isStored,
             let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
             let query = ToManyQuery(relationship, destination: destination, ownerCount: 1)
         else {

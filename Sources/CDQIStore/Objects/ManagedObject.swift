@@ -182,20 +182,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     }
 
     /// Fills the slots with an empty, unsaved state (for a new object): the model's default values, no
-    /// related objects.
+    /// related objects. Its to-many relationships are set up when first used (an object without a
+    /// primary key loads none), so that inserting allocates nothing for them.
     func loadEmpty() {
         attributeValues = entity.defaultValues
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
-        guard entity.toManyCount > 0 else {
-            isLoaded = true
-            return
-        }
-        toManyValues = .filled(with: nil, count: entity.toManyCount)
-        for relationship in entity.relationships where relationship.isToMany {
-            var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
-            storage.committed = nil
-            toManyValues[relationship.slotIndex] = storage
-        }
+        toManyValues = entity.unloadedToMany
         isLoaded = true
     }
 
