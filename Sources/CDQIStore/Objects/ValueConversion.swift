@@ -15,6 +15,8 @@ enum ValueConversion {
 
     /// Converts a Swift value for an attribute of `type`; `nil` (or `NSNull`) gives `.null`.
     static func storedValue(_ value: Any?, type: AttributeType) throws(Mismatch) -> StoredValue {
+        guard let value else { return .null }
+        if let stored = try exactTypeValue(value, type: type) { return stored }
         guard let value = unwrap(value) else { return .null }
         if let stored = value as? StoredValue { return try coerce(stored, type: type) }
         switch type {
@@ -86,6 +88,32 @@ enum ValueConversion {
         case .integer64: return
         default: throw Mismatch(expected: "an integer that fits \(type.rawValue)", outOfRange: true)
         }
+    }
+
+    /// The value when it has the attribute's own Swift type (the common case), else `nil`: a cast to an
+    /// exact type is cheap, where the general path's checks (an optional inside the `Any`, `NSNull`,
+    /// bridged numbers) cost more than the conversion itself.
+    private static func exactTypeValue(_ value: Any, type: AttributeType) throws(Mismatch) -> StoredValue? {
+        switch type {
+        case .string:
+            if let string = value as? String { return .string(string) }
+        case .integer16, .integer32, .integer64:
+            let integer = (value as? Int).map(Int64.init) ?? (value as? Int64)
+                ?? (value as? Int32).map(Int64.init) ?? (value as? Int16).map(Int64.init)
+            if let integer {
+                try checkRange(integer, type: type)
+                return .integer(integer)
+            }
+        case .double:
+            if let double = value as? Double { return .double(double) }
+        case .boolean:
+            if let bool = value as? Bool { return .bool(bool) }
+        case .date:
+            if let date = value as? Date { return .date(date) }
+        default:
+            break
+        }
+        return nil
     }
 
     private static func unwrap(_ value: Any?) -> Any? {
