@@ -171,6 +171,7 @@ enum ValueConversion {
 
     /// Reads column `index` of the current row as a value of an attribute of `type`.
     static func read(_ statement: SQLiteStatement, at index: Int, type: AttributeType) -> StoredValue {
+        if type == .string { return statement.optionalString(index).map(StoredValue.string) ?? .null }
         let storage = statement.storageClass(index)
         if storage == SQLITE_NULL { return .null }
         switch type {

@@ -148,6 +148,16 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The column as text, or `nil` for NULL: one call fewer than checking the storage class first.
+    public func optionalString(_ index: Int) -> String? {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else {
+            // A nil pointer is NULL, or text SQLite could not allocate: then read it the long way.
+            return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : string(index)
+        }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
     /// The column as bytes (empty for NULL).
     public func data(_ index: Int) -> Data {
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
