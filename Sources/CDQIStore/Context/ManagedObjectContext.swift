@@ -31,6 +31,8 @@ public final class ManagedObjectContext {
     /// Objects inserted, deleted or changed since the last save (some may have been changed back).
     @exclusivity(unchecked) var touched = TouchedObjects()
     var insertionCounter = 0
+    /// The number of ``adopt(_:)`` calls: a new object's initializer (the user's code) may adopt one.
+    private var adoptions = 0
     /// What ``insert(_:)`` worked out for a class: its entity and the class its objects are made of,
     /// under the coordinator's registration count.
     private var lastInsertTarget: (
@@ -108,8 +110,9 @@ public final class ManagedObjectContext {
             ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
         // Made outside any access to the registry: a subclass's initializer is the user's code (and if
         // it registered an object for this ID meanwhile, that one stays).
+        let adoptionsBefore = adoptions
         let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: nil)
-        if let registeredMeanwhile = registered[id] { return (registeredMeanwhile, false) }
+        if adoptions != adoptionsBefore, let registeredMeanwhile = registered[id] { return (registeredMeanwhile, false) }
         object.managedObjectContext = self
         registered[id] = object
         return (object, true)
@@ -122,9 +125,13 @@ public final class ManagedObjectContext {
         of layout: EntityLayout, key: Int64, type: ManagedObject.Type? = nil
     ) -> (object: ManagedObject, isNew: Bool) {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
-        let id = ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
-        let object = (type ?? coordinator.objectClass(for: layout)).init(entity: layout, objectID: id, context: nil)
-        if let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) { return (registeredMeanwhile, false) }
+        let adoptionsBefore = adoptions
+        let object = (type ?? coordinator.objectClass(for: layout)).init(
+            entity: layout, objectID: ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key),
+            context: nil)
+        if adoptions != adoptionsBefore, let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) {
+            return (registeredMeanwhile, false)
+        }
         object.managedObjectContext = self
         registered.insert(object, root: layout.rootNumber, key: key)
         return (object, true)
@@ -133,6 +140,7 @@ public final class ManagedObjectContext {
     /// Registers an object made directly with this context (see ``ManagedObject/init(entity:objectID:context:)``)
     /// unless the context has an object with its ID.
     func adopt(_ object: ManagedObject) {
+        adoptions += 1
         guard registered[object.objectID] == nil else { return }
         object.managedObjectContext = self
         registered[object.objectID] = object

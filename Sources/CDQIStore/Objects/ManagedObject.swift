@@ -27,7 +27,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
     // and release of it take the slow path. Safe because an object holds a context only while registered
     // with it, and a context detaches every registered object when reset or released.
-    public internal(set) unowned(safe) var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) unowned(safe) var managedObjectContext: ManagedObjectContext?
 
     // Typed slots (meaningful once loaded). Every setter writes one of them: they skip the run-time
     // exclusivity check, which cost more than the write (objects are confined to their context's
