@@ -119,14 +119,21 @@ struct ContextConflictTests {
         #expect(!ada.hasChanges)
     }
 
-    @Test("changing an object another context deleted is a conflict with store version 0")
-    func deletedElsewhere() throws {
+    /// A store file holding Ada (saved by context `a`), and a second context `b` on it.
+    private func savedAda() throws -> (
+        url: URL, cleanUp: () -> Void, a: ManagedObjectContext, ada: ManagedObject, b: ManagedObjectContext
+    ) {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
-        defer { cleanUp() }
         let a = ManagedObjectContext(coordinator: coordinator)
         let ada = try ContextTestSupport.insert(a, "Employee", ["firstName": "Ada", "lastName": "L"])
         try a.save()
-        let b = ManagedObjectContext(coordinator: coordinator)
+        return (url, cleanUp, a, ada, ManagedObjectContext(coordinator: coordinator))
+    }
+
+    @Test("changing an object another context deleted is a conflict with store version 0")
+    func deletedElsewhere() throws {
+        let (url, cleanUp, a, ada, b) = try savedAda()
+        defer { cleanUp() }
         try b.delete(try b.existingObject(with: ada.objectID))
         try b.save()
         try ada.setValue("Changed", forKey: "firstName")
@@ -146,12 +153,8 @@ struct ContextConflictTests {
 
     @Test("deleting an object another context changed: refused under the default policy with nothing written, done under the others")
     func deleteAfterChangeElsewhere() throws {
-        let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let (url, cleanUp, a, ada, b) = try savedAda()
         defer { cleanUp() }
-        let a = ManagedObjectContext(coordinator: coordinator)
-        let ada = try ContextTestSupport.insert(a, "Employee", ["firstName": "Ada", "lastName": "L"])
-        try a.save()
-        let b = ManagedObjectContext(coordinator: coordinator)
         try b.existingObject(with: ada.objectID).setValue("Changed", forKey: "firstName")
         try b.save()
         // The same save inserts too: the refused save must not leave the insert behind.

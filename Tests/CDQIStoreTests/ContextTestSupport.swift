@@ -1,6 +1,7 @@
 import CDQIModel
 @testable import CDQIStore
 import Foundation
+import Testing
 
 /// Stores, contexts and raw SQL for the object and context tests.
 enum ContextTestSupport {
@@ -16,6 +17,15 @@ enum ContextTestSupport {
     static func memoryContext(_ model: String) throws -> ManagedObjectContext {
         let coordinator = try PersistentStoreCoordinator(model: try StoreTestSupport.fixtureModel(model), url: nil)
         return ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// A context on a new in-memory Company store, and a maker of that store's permanent Employee IDs
+    /// by primary key (rows need not exist).
+    static func employeeIDs() throws -> (context: ManagedObjectContext, id: (Int64) -> ManagedObjectID) {
+        let context = try memoryContext("Company")
+        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
+        let store = context.coordinator.storeIdentifier
+        return (context, { ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: $0) })
     }
 
     /// Rows of a query, each column rendered as text (`NULL` for null, `x'…'` hex for blobs, and the

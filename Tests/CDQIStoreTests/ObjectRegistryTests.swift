@@ -79,11 +79,9 @@ struct ObjectRegistryTests {
 extension ObjectRegistryTests {
     @Test("keys first held in the hashed table stay found once the array by primary key grows over them")
     func keysMoveIntoTheArray() throws {
-        let context = try ContextTestSupport.memoryContext("Company")
-        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
-        let store = context.coordinator.storeIdentifier
-        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: key) }
-        var registry = ObjectRegistry(storeIdentifier: store)
+        let (context, id) = try ContextTestSupport.employeeIDs()
+        let entity = id(1).entity
+        var registry = ObjectRegistry(storeIdentifier: context.coordinator.storeIdentifier)
         var reference: [Int64: ManagedObject] = [:]
         // Far keys first: beyond what an array may hold for a nearly empty registry.
         let far: [Int64] = [25_000, 31_999, 40_000, 90_000, 1 << 40]

@@ -6,10 +6,7 @@ import Testing
 struct SaveChangesTests {
     @Test("a save's lists read as sets, compare and hash like sets, and change through their setters")
     func listsReadAsSets() throws {
-        let context = try ContextTestSupport.memoryContext("Company")
-        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
-        let store = context.coordinator.storeIdentifier
-        let ids = (1...6).map { ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: Int64($0)) }
+        let ids = (1...6).map(try ContextTestSupport.employeeIDs().id)
         let listed = SaveChanges(inserted: [ids[0], ids[1]], updated: [ids[2]], deleted: [ids[3], ids[4]])
         let fromSets = SaveChanges(inserted: [ids[1], ids[0]], updated: [ids[2]], deleted: [ids[4], ids[3]])
         #expect(!listed.isEmpty)
@@ -25,10 +22,7 @@ struct SaveChangesTests {
 
     @Test("a save's changes are read from several tasks at once")
     func concurrentReads() async throws {
-        let context = try ContextTestSupport.memoryContext("Company")
-        let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
-        let store = context.coordinator.storeIdentifier
-        let ids = (1...1_000).map { ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: Int64($0)) }
+        let ids = (1...1_000).map(try ContextTestSupport.employeeIDs().id)
         let changes = SaveChanges(inserted: ids, updated: [], deleted: [])
         let counts = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { changes.inserted.count } }
