@@ -24,7 +24,7 @@ struct RowChanges {
         for index in layout.storedAttributeIndices where object.attributeValues[index] != snapshot.attributes[index] {
             append(attribute: index)
         }
-        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
+        for relationship in layout.storedToOnes {
             let now = object.toOneValues[relationship.slotIndex]
             let before = snapshot.toOne[relationship.slotIndex]
             if now === before { continue }
@@ -39,7 +39,7 @@ struct RowChanges {
         for index in layout.storedAttributeIndices where values.attributes[index] != base.attributes[index] {
             append(attribute: index)
         }
-        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
+        for relationship in layout.storedToOnes {
             let target = values.toOne[relationship.slotIndex]
             if !Self.same(base.toOne[relationship.slotIndex], target) { append(toOne: relationship.index, target: target) }
         }
@@ -73,10 +73,7 @@ struct RowChanges {
     func columns(of layout: EntityLayout) -> [String] {
         var columns = attributes.compactMap { layout.attributes[$0].column }
         for (index, target) in toOnes {
-            let relationship = layout.relationships[index]
-            if let column = relationship.columns.value { columns.append(column) }
-            if let column = relationship.columns.entity { columns.append(column) }
-            if target == nil, let column = relationship.columns.order { columns.append(column) }
+            columns += Self.columns(of: layout.relationships[index], withOrder: target == nil)
         }
         return columns
     }
@@ -92,19 +89,37 @@ struct RowChanges {
             position += 1
         }
         for (index, target) in toOnes {
-            let relationship = layout.relationships[index]
-            if relationship.columns.value != nil {
-                try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
-                position += 1
-            }
-            if relationship.columns.entity != nil {
-                try statement.bind(target.map { .integer(Int64($0.entityNumber)) } ?? .null, at: position)
-                position += 1
-            }
-            if target == nil, relationship.columns.order != nil {
-                try statement.bindNull(position)
-                position += 1
-            }
+            position = try Self.bind(target, of: layout.relationships[index], withOrder: target == nil, to: statement, at: position)
+        }
+        return position
+    }
+
+    /// A to-one's columns, in binding order: its value, its destination's entity number (when the
+    /// destination has sub-entities) and, `withOrder`, its order key (an insert writes NULL there, and
+    /// so does an update that sets the to-one to NULL).
+    static func columns(of relationship: RelationshipSlot, withOrder: Bool) -> [String] {
+        let columns = relationship.columns
+        return [columns.value, columns.entity, withOrder ? columns.order : nil].compactMap { $0 }
+    }
+
+    /// Binds a to-one's target to the columns of ``columns(of:withOrder:)`` from parameter `position`
+    /// on, and returns the next parameter's position.
+    static func bind(
+        _ target: Reference?, of relationship: RelationshipSlot, withOrder: Bool, to statement: SQLiteStatement,
+        at position: Int
+    ) throws(SQLiteError) -> Int {
+        var position = position
+        if relationship.columns.value != nil {
+            try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
+            position += 1
+        }
+        if relationship.columns.entity != nil {
+            try statement.bind(target.map { .integer(Int64($0.entityNumber)) } ?? .null, at: position)
+            position += 1
+        }
+        if withOrder, relationship.columns.order != nil {
+            try statement.bindNull(position)
+            position += 1
         }
         return position
     }

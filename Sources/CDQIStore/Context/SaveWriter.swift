@@ -56,23 +56,32 @@ struct SaveWriter {
         // Keys first: the values written by updates (and merged by conflict resolution) refer to new
         // objects by their new keys.
         try allocateKeys()
-        guard checksVersionsFirst else {
-            try writeExpectingVersions()
-            return result
-        }
-        let resolutions = try resolveConflicts()
+        // Without a first check of the versions, each write expects the version its object was read at.
+        let resolutions = checksVersionsFirst ? try resolveConflicts() : nil
         // Deletes first, so that a new or changed row may take values a deleted row held under a
         // uniqueness constraint.
-        for object in plan.deleted { _ = try deleteRow(of: object, expecting: nil) }
+        for object in plan.deleted {
+            if resolutions != nil {
+                _ = try deleteRow(of: object, expecting: nil)
+            } else if let version = object.snapshotVersion, try !deleteRow(of: object, expecting: version) {
+                throw StaleRow()
+            }
+        }
         for object in plan.inserted { try insertRow(of: object) }
         for object in plan.updated {
-            guard let resolution = resolutions[ObjectIdentifier(object)],
-                case .write(let values, let base, let expected) = resolution
-            else { continue }
-            changes.collect(values, against: base, layout: object.entity)
-            guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
-                throw ContextError.mergeConflicts([MergeConflict(
-                    objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected, storeVersion: expected + 1)])
+            if let resolutions {
+                guard case .write(let values, let base, let expected)? = resolutions[ObjectIdentifier(object)] else { continue }
+                changes.collect(values, against: base, layout: object.entity)
+                guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
+                    throw ContextError.mergeConflicts([MergeConflict(
+                        objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected,
+                        storeVersion: expected + 1)])
+                }
+            } else if let snapshot = object.snapshot {
+                changes.collect(object, against: snapshot, reference: Self.reference(to:))
+                guard try writeUpdate(of: object, attributeValues: object.attributeValues, expected: snapshot.version) else {
+                    throw StaleRow()
+                }
             }
         }
         try writeJoinRows()
@@ -80,28 +89,7 @@ struct SaveWriter {
         return result
     }
 
-    /// Writes the save, each updated and deleted row only if it is at the version its object was read
-    /// at; throws ``StaleRow`` at the first one that is not.
-    private mutating func writeExpectingVersions() throws {
-        for object in plan.deleted {
-            guard let snapshot = object.snapshot else { continue }
-            guard try deleteRow(of: object, expecting: snapshot.version) else { throw StaleRow() }
-        }
-        for object in plan.inserted { try insertRow(of: object) }
-        for object in plan.updated {
-            guard let snapshot = object.snapshot else { continue }
-            changes.collect(object, against: snapshot, reference: Self.reference(to:))
-            guard try writeUpdate(of: object, attributeValues: object.attributeValues, expected: snapshot.version) else {
-                throw StaleRow()
-            }
-        }
-        try writeJoinRows()
-        try writeOrderKeys()
-    }
-
     // MARK: Keys
-
-    func key(of object: ManagedObject) -> Int64? { Self.key(of: object) }
 
     /// An object's primary key: the one this save allocated for an inserted object, else its ID's.
     static func key(of object: ManagedObject) -> Int64? {
@@ -142,7 +130,7 @@ struct SaveWriter {
 
     private mutating func insertRow(of object: ManagedObject) throws {
         let layout = object.entity
-        guard let key = key(of: object) else { return }
+        guard let key = Self.key(of: object) else { return }
         // One statement per entity for the whole save: every stored column, in layout order (an order
         // key starts NULL; writeOrderKeys sets it).
         let statement = try insertStatement(for: layout)
@@ -154,18 +142,10 @@ struct SaveWriter {
             try statement.bind(object.attributeValues[index], at: position)
             position += 1
         }
-        for relationship in layout.relationships where !relationship.isToMany && relationship.columns.value != nil {
-            let target = Self.reference(to: object.toOneValues[relationship.slotIndex])
-            try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
-            position += 1
-            if relationship.columns.entity != nil {
-                try statement.bind(target.map { .integer(Int64($0.entityNumber)) } ?? .null, at: position)
-                position += 1
-            }
-            if relationship.columns.order != nil {
-                try statement.bindNull(position)
-                position += 1
-            }
+        for relationship in layout.storedToOnes {
+            position = try RowChanges.bind(
+                Self.reference(to: object.toOneValues[relationship.slotIndex]), of: relationship, withOrder: true,
+                to: statement, at: position)
         }
         try statement.run()
     }
@@ -177,14 +157,8 @@ struct SaveWriter {
             lastInsert = (ObjectIdentifier(layout), statement)
             return statement
         }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        for attribute in layout.attributes { if let column = attribute.column { columns.append(column) } }
-        for relationship in layout.relationships where !relationship.isToMany {
-            guard let column = relationship.columns.value else { continue }
-            columns.append(column)
-            if let entityColumn = relationship.columns.entity { columns.append(entityColumn) }
-            if let order = relationship.columns.order { columns.append(order) }
-        }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.storedAttributeIndices.compactMap { layout.attributes[$0].column }
+        for relationship in layout.storedToOnes { columns += RowChanges.columns(of: relationship, withOrder: true) }
         let sql = "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
             + SQLText.placeholders(columns.count) + ")"
         let statement = try connection.prepare(sql)
@@ -290,7 +264,7 @@ struct SaveWriter {
     /// Writes ``changes`` (attribute values from `attributeValues`, by slot) to the object's row if the
     /// row is at version `expected`; `false` when it is not (changed or deleted elsewhere).
     private mutating func writeUpdate(of object: ManagedObject, attributeValues: [StoredValue], expected: Int64) throws -> Bool {
-        guard let key = key(of: object) else { return true }
+        guard let key = Self.key(of: object) else { return true }
         let layout = object.entity
         let statement = try updateStatement(for: layout)
         let position = try changes.bind(to: statement, layout: layout, attributeValues: attributeValues)
@@ -361,7 +335,7 @@ struct SaveWriter {
         var deletes: Set<Pair> = []
         var tables: [String: JoinTable] = [:]
         for object in writtenObjects where object.isLoaded {
-            guard let ownKey = key(of: object) else { continue }
+            guard let ownKey = Self.key(of: object) else { continue }
             for relationship in object.entity.relationships {
                 guard let join = relationship.join, let storage = object.toManyValues[relationship.slotIndex],
                     storage.isChanged
@@ -370,7 +344,7 @@ struct SaveWriter {
                 let committed = storage.committed ?? []
                 let committedMembers = Set(committed.map(ObjectIdentifier.init))
                 func pair(_ other: ManagedObject) -> Pair? {
-                    guard let otherKey = key(of: other) else { return nil }
+                    guard let otherKey = Self.key(of: other) else { return nil }
                     return join.isSource
                         ? Pair(table: join.table.name, source: ownKey, destination: otherKey)
                         : Pair(table: join.table.name, source: otherKey, destination: ownKey)
@@ -401,14 +375,14 @@ struct SaveWriter {
     /// Rewrites the `Z_FOK_` keys of every ordered relationship that changed: 2048, 3072, 4096, …
     private func writeOrderKeys() throws {
         for object in writtenObjects where object.isLoaded {
-            guard let ownKey = key(of: object) else { continue }
+            guard let ownKey = Self.key(of: object) else { continue }
             for relationship in object.entity.relationships where relationship.isOrdered {
                 guard let storage = object.toManyValues[relationship.slotIndex], storage.isChanged else { continue }
                 let members = storage.objects.filter { !$0.deletedFlag }
                 if let join = relationship.join {
                     guard let order = join.table.orderColumn else { continue }
                     for (position, member) in members.enumerated() {
-                        guard let memberKey = key(of: member) else { continue }
+                        guard let memberKey = Self.key(of: member) else { continue }
                         try run(
                             "UPDATE \(join.table.name) SET \(order) = ? WHERE \(join.ownColumn) = ? AND \(join.otherColumn) = ?",
                             [.integer(Int64(2048 + 1024 * position)), .integer(ownKey), .integer(memberKey)])
@@ -418,7 +392,7 @@ struct SaveWriter {
                     let order = destination.relationship(named: inverseName)?.columns.order
                 {
                     for (position, member) in members.enumerated() {
-                        guard let memberKey = key(of: member) else { continue }
+                        guard let memberKey = Self.key(of: member) else { continue }
                         try run(
                             "UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ?",
                             [.integer(Int64(2048 + 1024 * position)), .integer(memberKey)])

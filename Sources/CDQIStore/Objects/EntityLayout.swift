@@ -32,11 +32,12 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The number of to-one and to-many slots.
     let toOneCount: Int
     let toManyCount: Int
-    /// The slots of the stored (not transient) attributes, to-one and to-many relationships: what a
-    /// save compares with the snapshot, without copying a slot description per property.
+    /// The slots of the stored (not transient) attributes and to-many relationships: what a save
+    /// compares with the snapshot, without copying a slot description per property.
     let storedAttributeIndices: [Int]
-    let storedToOneSlots: [Int]
     let storedToManySlots: [Int]
+    /// The stored to-one relationships (each has its value column), in slot order.
+    let storedToOnes: [RelationshipSlot]
     /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
     /// many-to-many relationship, or order keys of an ordered one.
     let writesRelationshipRows: Bool
@@ -119,8 +120,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         toOneCount = toOne
         toManyCount = toMany
         storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
-        storedToOneSlots = relationships.filter { $0.isStored && !$0.isToMany }.map(\.slotIndex)
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
+        storedToOnes = relationships.filter { !$0.isToMany && $0.columns.value != nil }
         writesRelationshipRows = relationships.contains { $0.join != nil || $0.isOrdered }
         unloadedToMany = Array(repeating: nil, count: toMany)
         var constraints: [ConstraintLayout] = []

@@ -87,7 +87,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
                 return true
             }
         }
-        for slot in entity.storedToOneSlots where toOneValues[slot] !== snapshot.toOne[slot] { return true }
+        for relationship in entity.storedToOnes
+        where toOneValues[relationship.slotIndex] !== snapshot.toOne[relationship.slotIndex] {
+            return true
+        }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
     }
