@@ -127,36 +127,21 @@ extension ManagedObjectContext {
             commitToMany(of: object)
             inserted.append(object.objectID)
         }
-        // Conflict resolution's outcomes are rare: skip looking them up when there are none.
+        // Conflict resolution's outcomes are rare: looked up only when there are some.
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
             updated.append(object.objectID)
-            let id = ObjectIdentifier(object)
-            guard resolvedConflicts else {
-                object.takeSnapshot(version: (object.snapshotVersion ?? 0) + 1)
-                commitToMany(of: object)
-                continue
-            }
-            if result.rolledBack.contains(id) {
-                object.turnIntoFault()
-                continue
-            }
-            if let merged = result.merged[id] {
-                object.attributeValues = merged.attributes
-                for relationship in object.entity.relationships where !relationship.isToMany {
-                    let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])
-                    let current = object.toOneValues[relationship.slotIndex]
-                    guard target !== current else { continue }
-                    object.toOneValues[relationship.slotIndex] = target
-                    // The inverse to-many lists of both destinations are reloaded from the store when next used.
-                    for destination in [current, target].compactMap({ $0 }) where destination.isLoaded {
-                        if let inverse = object.inverse(of: relationship, on: destination), inverse.isToMany {
-                            destination.toManyValues[inverse.slotIndex] = nil
-                        }
-                    }
+            var version = (object.snapshotVersion ?? 0) + 1
+            if resolvedConflicts {
+                let id = ObjectIdentifier(object)
+                if result.rolledBack.contains(id) {
+                    object.turnIntoFault()
+                    continue
                 }
+                if let merged = result.merged[id] { apply(merged, to: object) }
+                version = result.versions[id] ?? version
             }
-            object.takeSnapshot(version: result.versions[id] ?? (object.snapshotVersion ?? 0) + 1)
+            object.takeSnapshot(version: version)
             commitToMany(of: object)
         }
         for object in plan.deleted {
@@ -166,6 +151,23 @@ extension ManagedObjectContext {
         }
         touched.removeAll()
         return SaveChanges(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Puts the values a merge policy wrote into an updated object; the inverse to-many lists of the
+    /// to-one destinations it changes are reloaded from the store when next used.
+    private func apply(_ merged: RowValues, to object: ManagedObject) {
+        object.attributeValues = merged.attributes
+        for relationship in object.entity.relationships where !relationship.isToMany {
+            let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])
+            let current = object.toOneValues[relationship.slotIndex]
+            guard target !== current else { continue }
+            object.toOneValues[relationship.slotIndex] = target
+            for destination in [current, target].compactMap({ $0 }) where destination.isLoaded {
+                if let inverse = object.inverse(of: relationship, on: destination), inverse.isToMany {
+                    destination.toManyValues[inverse.slotIndex] = nil
+                }
+            }
+        }
     }
 
     /// Makes a written object's loaded to-many members its committed ones.

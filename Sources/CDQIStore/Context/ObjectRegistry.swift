@@ -65,10 +65,8 @@ struct ObjectRegistry {
             }
             if let newValue {
                 insert(newValue, root: root, key: key)
-            } else if let (run, index) = runPosition(root: root, key: key) {
-                setRunElement(nil, run: run, index: index)
             } else {
-                remove(root: root, key: key)
+                removeObject(root: root, key: key)
             }
         }
     }
