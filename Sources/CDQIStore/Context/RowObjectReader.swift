@@ -13,10 +13,9 @@ struct RowObjectReader {
     /// objects: the caller holds them, and a list of references would retain and release each).
     private var filledPositions: [Int] = []
     private var returnedCount = 0
-    // The entity of the last row, its plan and class: rows mostly come in runs of one entity.
+    // The entity of the last row and its class: rows mostly come in runs of one entity.
     private var currentNumber = -1
     private var currentLayout: EntityLayout?
-    private var currentPlan: RowPlan?
     private var currentType: ManagedObject.Type = ManagedObject.self
 
     init(context: ManagedObjectContext) {
@@ -32,16 +31,15 @@ struct RowObjectReader {
             guard let layout = schema.entity(number: number) else { return nil }
             currentNumber = number
             currentLayout = layout
-            currentPlan = layout.tablePlan
             currentType = context.coordinator.objectClass(for: layout)
         }
-        guard let layout = currentLayout, let plan = currentPlan else { return nil }
+        guard let layout = currentLayout else { return nil }
         let registered = context.registeredObject(of: layout, key: statement.int64(1), type: currentType)
         let object = registered.object
         // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
         // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
         if !object.isLoaded && object.entity.number == number {
-            context.fill(object, from: statement, plan: plan)
+            context.fill(object, from: statement, plan: layout.tablePlan)
             filledPositions.append(returnedCount)
         }
         returnedCount += 1

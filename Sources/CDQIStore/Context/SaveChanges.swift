@@ -70,12 +70,21 @@ public struct SaveChanges: Sendable, Hashable {
     /// The lists of a save until the sets are first read; never changed afterwards except for building
     /// the sets once, under its lock, so sharing it across tasks is safe.
     private final class Storage: @unchecked Sendable {
+        /// Whether it holds no ID (known from the start).
+        let isEmpty: Bool
         private let lock = NSLock()
         private var lists: IDLists?
         private var built: IDSets?
 
-        init(lists: IDLists) { self.lists = lists }
-        init(sets: IDSets) { built = sets }
+        init(lists: IDLists) {
+            self.lists = lists
+            isEmpty = lists.inserted.isEmpty && lists.updated.isEmpty && lists.deleted.isEmpty
+        }
+
+        init(sets: IDSets) {
+            built = sets
+            isEmpty = sets.inserted.isEmpty && sets.updated.isEmpty && sets.deleted.isEmpty
+        }
 
         var sets: IDSets {
             lock.withLock {
@@ -86,14 +95,6 @@ public struct SaveChanges: Sendable, Hashable {
                 built = sets
                 lists = nil
                 return sets
-            }
-        }
-
-        var isEmpty: Bool {
-            lock.withLock {
-                if let built { return built.inserted.isEmpty && built.updated.isEmpty && built.deleted.isEmpty }
-                guard let lists else { return true }
-                return lists.inserted.isEmpty && lists.updated.isEmpty && lists.deleted.isEmpty
             }
         }
 

@@ -143,9 +143,7 @@ public final class SQLiteStatement {
 
     /// The column as text (empty for NULL).
     public func string(_ index: Int) -> String {
-        guard let text = sqlite3_column_text(handle, Int32(index)) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        sqlite3_column_text(handle, Int32(index)).map { text($0, column: index) } ?? ""
     }
 
     /// The column as text, or `nil` for NULL: one call fewer than checking the storage class first.
@@ -154,6 +152,11 @@ public final class SQLiteStatement {
             // A nil pointer is NULL, or text SQLite could not allocate: then read it the long way.
             return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : string(index)
         }
+        return self.text(text, column: index)
+    }
+
+    /// The text `sqlite3_column_text` returned for a column, decoded.
+    private func text(_ text: UnsafePointer<UInt8>, column index: Int) -> String {
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
