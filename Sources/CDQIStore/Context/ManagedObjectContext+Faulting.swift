@@ -65,12 +65,7 @@ extension ManagedObjectContext {
         var toOne = ToOneSlots()
         if object.entity.toOneCount > 0 {
             toOne = ToOneSlots(count: object.entity.toOneCount)
-            for slot in plan.toOnes {
-                guard let reference = plan.reference(slot, in: statement) else { continue }
-                // Mostly registered already (many rows name few destinations): found by root and key.
-                toOne[slot.slot] = registered.object(root: slot.destinationRoot, key: reference.key)
-                    ?? self.object(referencedBy: reference)
-            }
+            for slot in plan.toOnes { toOne[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement)) }
         }
         setLoadedValues(
             of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))

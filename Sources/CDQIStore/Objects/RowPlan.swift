@@ -18,9 +18,6 @@ final class RowPlan: Sendable {
         var entityPosition: Int?
         /// The destination's entity number, for rows whose to-one has no entity column.
         var destinationNumber: Int
-        /// The number of the destination hierarchy's root: with the key, what the registry knows the
-        /// destination object by.
-        var destinationRoot: Int
     }
 
     let entityPosition: Int?
@@ -42,15 +39,10 @@ final class RowPlan: Sendable {
             guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
                 return nil
             }
-            let destination = schema.entity(named: relationship.description.destinationEntityName)
-            var root = destination
-            while let entity = root, entity.superNumber != 0, let parent = schema.entity(number: entity.superNumber) {
-                root = parent
-            }
             return ToOne(
                 slot: relationship.slotIndex, position: position,
                 entityPosition: relationship.columns.entity.flatMap { positions[$0] },
-                destinationNumber: destination?.number ?? 0, destinationRoot: root?.number ?? 0)
+                destinationNumber: schema.entity(named: relationship.description.destinationEntityName)?.number ?? 0)
         }
     }
 
