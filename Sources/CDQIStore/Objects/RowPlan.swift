@@ -1,5 +1,6 @@
 import CDQIModel
 import CDQIPredicate
+import CSQLite
 
 /// Where each value of an entity's row sits in a result row, and how to read it: worked out once per
 /// entity and query shape, so that reading a row does no lookup by column name. A class: a plan is
@@ -25,6 +26,9 @@ final class RowPlan: Sendable {
     /// The number of attribute slots (stored or not) of the entity.
     let attributeCount: Int
     let attributes: [Attribute]
+    /// Whether `attributes` fills every slot, in slot order (no transient attributes): the common case,
+    /// read by appending.
+    let readsEverySlotInOrder: Bool
     let toOnes: [ToOne]
 
     init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
@@ -35,6 +39,8 @@ final class RowPlan: Sendable {
             guard let column = attribute.column, let position = positions[column] else { return nil }
             return Attribute(index: attribute.index, position: position, type: attribute.description.type)
         }
+        readsEverySlotInOrder = self.attributes.count == attributeCount
+            && self.attributes.enumerated().allSatisfy { $0.offset == $0.element.index }
         toOnes = relationships.compactMap { relationship in
             guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
                 return nil
@@ -48,21 +54,36 @@ final class RowPlan: Sendable {
 
     /// The attribute values of the current row, by slot (`.null` for transient attributes).
     func attributeValues(in statement: SQLiteStatement) -> [StoredValue] {
-        var values = [StoredValue].filled(with: .null, count: attributeCount)
-        for attribute in attributes {
+        var values: [StoredValue] = []
+        values.reserveCapacity(attributeCount)
+        // Loops by index: the iterators here compared indexes through an unspecialized witness.
+        var position = 0
+        if readsEverySlotInOrder {
+            while position < attributes.count {
+                let attribute = attributes[position]
+                values.append(ValueConversion.read(statement, at: attribute.position, type: attribute.type))
+                position += 1
+            }
+            return values
+        }
+        while values.count < attributeCount { values.append(.null) }
+        while position < attributes.count {
+            let attribute = attributes[position]
             values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
+            position += 1
         }
         return values
     }
 
     /// The primary key and entity number a to-one column of the current row refers to, or `nil` for NULL.
     func reference(_ toOne: ToOne, in statement: SQLiteStatement) -> (key: Int64, entityNumber: Int)? {
-        if statement.isNull(toOne.position) { return nil }
+        guard let key = statement.value(toOne.position), key.storageClass != SQLITE_NULL else { return nil }
         var number = toOne.destinationNumber
-        if let entityPosition = toOne.entityPosition, !statement.isNull(entityPosition) {
-            number = Int(statement.int64(entityPosition))
+        if let entityPosition = toOne.entityPosition, let entity = statement.value(entityPosition),
+            entity.storageClass != SQLITE_NULL {
+            number = Int(entity.int64)
         }
-        return (statement.int64(toOne.position), number)
+        return (key.int64, number)
     }
 
     /// The row's optimistic-locking version (`Z_OPT`), 0 when the shape does not read it.

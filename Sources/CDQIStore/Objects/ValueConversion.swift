@@ -171,43 +171,47 @@ enum ValueConversion {
 
     /// Reads column `index` of the current row as a value of an attribute of `type`.
     static func read(_ statement: SQLiteStatement, at index: Int, type: AttributeType) -> StoredValue {
-        if type == .string { return statement.optionalString(index).map(StoredValue.string) ?? .null }
-        let storage = statement.storageClass(index)
+        guard let value = statement.value(index) else { return .null }
+        if type == .string {
+            if let text = value.optionalString { return .string(text) }
+            return value.storageClass == SQLITE_NULL ? .null : .string("")
+        }
+        let storage = value.storageClass
         if storage == SQLITE_NULL { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
-            if storage == 1 { return .integer(statement.int64(index)) }   // SQLITE_INTEGER
+            if storage == SQLITE_INTEGER { return .integer(value.int64) }
             // A REAL (or text) in an integer column, from a store written elsewhere: keep it unless it
             // is a whole number that fits.
-            let double = statement.double(index)
+            let double = value.double
             return Int64(exactly: double).map(StoredValue.integer) ?? .double(double)
         case .boolean:
-            return .bool(statement.int64(index) != 0)
+            return .bool(value.int64 != 0)
         case .date:
-            return .date(secondsSinceReferenceDate: statement.double(index))
+            return .date(secondsSinceReferenceDate: value.double)
         case .double, .float:
-            return .double(statement.double(index))
+            return .double(value.double)
         case .decimal:
-            let double = statement.double(index)
+            let double = value.double
             return .decimal(Decimal(string: String(double)) ?? Decimal(double))
         case .string:
-            return .string(statement.string(index))
+            return .string(value.string)
         case .uri:
-            let text = statement.string(index)
+            let text = value.string
             return URL(string: text).map(StoredValue.uri) ?? .string(text)
         case .uuid:
-            let data = statement.data(index)
+            let data = value.data
             if data.count == 16 {
                 let bytes = Array(data)
                 return .uuid(UUID(uuid: (
                     bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                     bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
             }
-            return UUID(uuidString: statement.string(index)).map(StoredValue.uuid) ?? .data(data)
+            return UUID(uuidString: value.string).map(StoredValue.uuid) ?? .data(data)
         case .binaryData, .transformable:
-            return .data(statement.data(index))
+            return .data(value.data)
         case .objectID:
-            return ObjectReference(uriString: statement.string(index)).map(StoredValue.objectID) ?? .null
+            return ObjectReference(uriString: value.string).map(StoredValue.objectID) ?? .null
         case .undefined, .composite:
             return .null
         }
