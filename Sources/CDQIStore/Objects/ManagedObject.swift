@@ -183,7 +183,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// related objects. Its to-many relationships are set up when first used (an object without a
     /// primary key loads none), so that inserting allocates nothing for them.
     func loadEmpty() {
-        attributeValues = entity.defaultValues
+        attributeValues = entity.newAttributeValues()
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
         toManyValues = entity.unloadedToMany
         isLoaded = true

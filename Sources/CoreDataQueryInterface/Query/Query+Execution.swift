@@ -19,6 +19,12 @@ extension Query where M: ManagedObject {
         switch resultKind {
         case .objects:
             let objects = try Self.run { try context.fetch(request()) }
+            // Usually every object is exactly of class `R`: then the array is reinterpreted (arrays of
+            // classes share one representation) rather than cast object by object through the runtime.
+            let exactClass = ObjectIdentifier(R.self)
+            if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == exactClass }) {
+                return unsafeBitCast(objects, to: [R].self)
+            }
             var results: [R] = []
             results.reserveCapacity(objects.count)
             for object in objects { results.append(try Self.typed(object)) }
