@@ -2,7 +2,7 @@ import Foundation
 import InventoryBench
 
 // bin/bench: every workload, three ways, then one summary line per workload.
-//   cdqi-bench [--quick] [--only W2,W4,Q]
+//   cdqi-bench [--quick] [--only W2,W4,Q] [--rounds N]
 //   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,7 +33,15 @@ let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { index in
 }
 @MainActor func selected(_ id: String) -> Bool { only?.contains(id) ?? true }
 
-let sizes = quick ? BenchmarkSizes.quick : BenchmarkSizes.full
+var sizes = quick ? BenchmarkSizes.quick : BenchmarkSizes.full
+// More rounds steady the medians on a noisy machine (each round times every contender once).
+if let index = arguments.firstIndex(of: "--rounds") {
+    guard index + 1 < arguments.count, let rounds = Int(arguments[index + 1]), rounds > 0 else {
+        FileHandle.standardError.write(Data("usage: cdqi-bench --rounds N (N > 0)\n".utf8))
+        exit(64)
+    }
+    sizes.rounds = rounds
+}
 var summary: [String] = []
 @MainActor func report(_ line: String) {
     emit(line)

@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         object.attributeValues = attributes
         object.toOneValues = toOne
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
-        object.snapshot = Snapshot(attributes: attributes, toOne: toOne, version: version)
+        object.takeSnapshot(version: version)
         object.isLoaded = true
     }
 

@@ -18,15 +18,15 @@ struct RowChanges {
 
     /// The changes of a loaded object against its snapshot; `reference` gives a target's key as the
     /// save writes it.
-    mutating func collect(_ object: ManagedObject, against snapshot: Snapshot, reference: (ManagedObject?) -> Reference?) {
+    mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
         removeAll()
         let layout = object.entity
-        for index in layout.storedAttributeIndices where object.attributeValues[index] != snapshot.attributes[index] {
+        for index in layout.storedAttributeIndices where object.attributeValues[index] != object.snapshotAttributes[index] {
             append(attribute: index)
         }
         for relationship in layout.storedToOnes {
             let now = object.toOneValues[relationship.slotIndex]
-            let before = snapshot.toOne[relationship.slotIndex]
+            let before = object.snapshotToOne[relationship.slotIndex]
             if now === before { continue }
             let target = reference(now)
             if !Self.same(reference(before), target) { append(toOne: relationship.index, target: target) }

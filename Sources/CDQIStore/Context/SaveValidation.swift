@@ -135,15 +135,15 @@ struct SaveValidation {
 
     /// Whether the object's values for the constraint changed since it was saved (always for a new object).
     static func constraintChanged(_ constraint: ConstraintLayout, of object: ManagedObject) -> Bool {
-        guard let snapshot = object.snapshot else { return true }
+        guard object.snapshotVersion != nil else { return true }
         for property in constraint.properties {
             if let attribute = object.entity.attribute(named: property),
-                object.attributeValues[attribute.index] != snapshot.attributes[attribute.index]
+                object.attributeValues[attribute.index] != object.snapshotAttributes[attribute.index]
             {
                 return true
             }
             if let relationship = object.entity.relationship(named: property), !relationship.isToMany,
-                object.toOneValues[relationship.slotIndex] !== snapshot.toOne[relationship.slotIndex]
+                object.toOneValues[relationship.slotIndex] !== object.snapshotToOne[relationship.slotIndex]
             {
                 return true
             }

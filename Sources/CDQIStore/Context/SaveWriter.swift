@@ -77,9 +77,9 @@ struct SaveWriter {
                         objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected,
                         storeVersion: expected + 1)])
                 }
-            } else if let snapshot = object.snapshot {
-                changes.collect(object, against: snapshot, reference: Self.reference(to:))
-                guard try writeUpdate(of: object, attributeValues: object.attributeValues, expected: snapshot.version) else {
+            } else if let version = object.snapshotVersion {
+                changes.collectAgainstSnapshot(of: object, reference: Self.reference(to:))
+                guard try writeUpdate(of: object, attributeValues: object.attributeValues, expected: version) else {
                     throw StaleRow()
                 }
             }

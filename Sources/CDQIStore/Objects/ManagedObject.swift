@@ -37,8 +37,14 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
-    /// The values last read from or written to the store; `nil` for an object never saved.
-    @exclusivity(unchecked) var snapshot: Snapshot?
+    // The snapshot: the values as the store last held them, in three slots rather than one optional
+    // struct (reading a struct out of an optional retained every reference in it, on every check).
+    /// The attribute values last read from or written to the store (empty for an object never saved).
+    @exclusivity(unchecked) var snapshotAttributes: [StoredValue] = []
+    /// The to-one destinations last read from or written to the store.
+    @exclusivity(unchecked) var snapshotToOne = ToOneSlots()
+    /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
+    @exclusivity(unchecked) var snapshotVersion: Int64?
     var insertedFlag = false
     var deletedFlag = false
     /// The order objects were inserted in (saves allocate primary keys in this order).
@@ -80,27 +86,31 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// Whether any stored attribute, to-one or to-many relationship differs from the snapshot.
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
-        guard let snapshot else { return true }
+        guard snapshotVersion != nil else { return true }
         // Values read and not changed since still share the snapshot's array: nothing to compare.
-        if !attributeValues.sharesStorage(with: snapshot.attributes) {
-            for index in entity.storedAttributeIndices where attributeValues[index] != snapshot.attributes[index] {
+        if !attributeValues.sharesStorage(with: snapshotAttributes) {
+            for index in entity.storedAttributeIndices where attributeValues[index] != snapshotAttributes[index] {
                 return true
             }
         }
         for relationship in entity.storedToOnes
-        where toOneValues[relationship.slotIndex] !== snapshot.toOne[relationship.slotIndex] {
+        where toOneValues[relationship.slotIndex] !== snapshotToOne[relationship.slotIndex] {
             return true
         }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
     }
 
-    /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved.
-    var snapshotVersion: Int64? { snapshot?.version }
+    /// The snapshot as one value (for code off the hot paths); `nil` for an object never saved.
+    var snapshot: Snapshot? {
+        snapshotVersion.map { Snapshot(attributes: snapshotAttributes, toOne: snapshotToOne, version: $0) }
+    }
 
-    /// Makes the current values the snapshot, at row version `version` (a save wrote them).
+    /// Makes the current values the snapshot, at row version `version` (a save wrote them or a row was read).
     func takeSnapshot(version: Int64) {
-        snapshot = Snapshot(attributes: attributeValues, toOne: toOneValues, version: version)
+        snapshotAttributes = attributeValues
+        snapshotToOne = toOneValues
+        snapshotVersion = version
     }
 
     /// The stored properties whose values changed since the object was last read or saved, with their
@@ -195,7 +205,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         attributeValues = []
         toOneValues = ToOneSlots()
         toManyValues = []
-        snapshot = nil
+        snapshotAttributes = []
+        snapshotToOne = ToOneSlots()
+        snapshotVersion = nil
     }
 
     // MARK: Hashable (identity)
