@@ -16,8 +16,8 @@ struct RowChanges {
     /// order column too): attribute slots and to-ones never share a number.
     private(set) var shape: [Int] = []
 
-    /// The changes of a loaded object against its snapshot; `reference` gives a target's key as the
-    /// save writes it.
+    /// The changes of a loaded object against its snapshot (it must have one: `snapshotVersion` not
+    /// nil); `reference` gives a target's key as the save writes it.
     mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
         removeAll()
         let layout = object.entity

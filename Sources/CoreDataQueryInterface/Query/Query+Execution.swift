@@ -19,8 +19,10 @@ extension Query where M: ManagedObject {
         switch resultKind {
         case .objects:
             let objects = try Self.run { try context.fetch(request()) }
+            if objects.isEmpty { return [] }
             // Usually every object is exactly of class `R`: then the array is reinterpreted (arrays of
             // classes share one representation) rather than cast object by object through the runtime.
+            // Only a non-empty array proves `R` is that class (an empty one would pass for any `R`).
             let exactClass = ObjectIdentifier(R.self)
             if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == exactClass }) {
                 return unsafeBitCast(objects, to: [R].self)
