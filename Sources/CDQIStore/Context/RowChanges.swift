@@ -21,8 +21,9 @@ struct RowChanges {
     mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
         removeAll()
         let layout = object.entity
-        for index in layout.storedAttributeIndices where object.attributeValues[index] != object.snapshotAttributes[index] {
-            append(attribute: index)
+        object.forEachChangedAttribute { slot in
+            append(attribute: slot)
+            return true
         }
         for relationship in layout.storedToOnes {
             let now = object.toOneValues[relationship.slotIndex]

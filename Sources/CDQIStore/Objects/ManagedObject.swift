@@ -21,7 +21,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// The object's entity.
     public let entity: EntityLayout
     /// The object's ID: temporary until the first save, then permanent.
-    public internal(set) var objectID: ManagedObjectID
+    // Unchecked exclusivity: only a save writes it (never while it is being read), and the run-time check
+    // cost more than the copy on every read of a save's passes.
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -52,7 +54,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// The object's position in its context's touched objects, -1 when not listed there.
     var touchedPosition = -1
     /// The primary key a save in progress allocated for this inserted object; `nil` outside a save.
-    var allocatedKey: Int64?
+    @exclusivity(unchecked) var allocatedKey: Int64?
 
     /// Creates an object; called by the context (use ``ManagedObjectContext/insertNewObject(forEntityName:)``
     /// to make a new object). Subclasses inherit it and should not need their own initializer; one that
@@ -89,9 +91,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         guard snapshotVersion != nil else { return true }
         // Values read and not changed since still share the snapshot's array: nothing to compare.
         if !attributeValues.sharesStorage(with: snapshotAttributes) {
-            for index in entity.storedAttributeIndices where attributeValues[index] != snapshotAttributes[index] {
-                return true
+            var changed = false
+            forEachChangedAttribute { _ in
+                changed = true
+                return false
             }
+            if changed { return true }
         }
         for relationship in entity.storedToOnes
         where toOneValues[relationship.slotIndex] !== snapshotToOne[relationship.slotIndex] {
@@ -99,6 +104,33 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
+    }
+
+    /// Calls `body` with the slot of each stored attribute whose value differs from the snapshot's, in
+    /// slot order, until it returns false (every slot counts as changed if the two arrays do not match
+    /// the layout). The object must have a snapshot.
+    // The values are compared in place through buffer pointers: reading each out of its array copied it
+    // (retaining and releasing its payload) and cost several times the comparison.
+    func forEachChangedAttribute(_ body: (Int) -> Bool) {
+        let slots = entity.storedAttributeIndices
+        let count = entity.attributes.count
+        guard attributeValues.count == count, snapshotAttributes.count == count else {
+            for slot in slots where !body(slot) { return }
+            return
+        }
+        slots.withUnsafeBufferPointer { slots in
+            attributeValues.withUnsafeBufferPointer { current in
+                snapshotAttributes.withUnsafeBufferPointer { committed in
+                    guard let current = current.baseAddress, let committed = committed.baseAddress else { return }
+                    var position = 0
+                    while position < slots.count {
+                        let slot = slots[position]
+                        if !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
+                        position += 1
+                    }
+                }
+            }
+        }
     }
 
     /// The snapshot as one value (for code off the hot paths); `nil` for an object never saved.
