@@ -65,6 +65,7 @@ extension ManagedObject {
             cdqiRecord(.unknownKey(entity: entity.name, key: "attribute #\(index)"))
             return
         }
+        separateAttributesFromSnapshot()
         attributeValues[index] = value
         markChanged()
     }

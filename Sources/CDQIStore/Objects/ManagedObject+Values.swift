@@ -119,6 +119,7 @@ extension ManagedObject {
 
     func setStored(_ value: StoredValue, attribute: AttributeSlot) throws(ManagedObjectError) {
         try willAccess()
+        separateAttributesFromSnapshot()
         attributeValues[attribute.index] = value
         markChanged()
     }
@@ -156,6 +157,19 @@ extension ManagedObject {
     static func typeName(_ value: Any?) -> String {
         guard let value else { return "nil" }
         return String(describing: type(of: value))
+    }
+
+    /// Before a write: gives the object an attribute array of its own while it still shares the
+    /// snapshot's (the first write after a load or save). Copied here by appending, which is specialized;
+    /// the copy a write into the shared array makes goes through a generic per-element witness.
+    func separateAttributesFromSnapshot() {
+        guard attributeValues.sharesStorage(with: snapshotAttributes) else { return }
+        var copy: [StoredValue] = []
+        copy.reserveCapacity(attributeValues.count)
+        attributeValues.withUnsafeBufferPointer { values in
+            for value in values { copy.append(value) }
+        }
+        attributeValues = copy
     }
 
     func markChanged() {
