@@ -147,7 +147,10 @@ struct ObjectRegistry {
         let newCount = Swift.max(64, 1 << (Int64.bitWidth - offset.leadingZeroBitCount), 2 * oldCount)
         // A range that would pass Int64.max (a key near it) stays in the table.
         guard Int64.max - base >= Int64(newCount) else { return nil }
-        runs[run].objects.append(contentsOf: Array(repeating: nil, count: newCount - oldCount))
+        // Appended one by one into reserved room: `append(contentsOf: Array(repeating:count:))` went
+        // through unspecialized code and cost as much as the registrations it made room for.
+        runs[run].objects.reserveCapacity(newCount)
+        for _ in oldCount..<newCount { runs[run].objects.append(nil) }
         // Keys of the new range that the table holds move over.
         let low = base + Int64(oldCount), high = base + Int64(newCount)
         if tableCount > 0 {

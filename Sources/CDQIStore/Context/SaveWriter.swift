@@ -138,9 +138,12 @@ struct SaveWriter {
         try statement.bind(Int64(layout.number), at: 2)
         try statement.bind(Int64(1), at: 3)
         var position = 4
-        for index in layout.storedAttributeIndices {
-            try statement.bind(object.attributeValues[index], at: position)
-            position += 1
+        // Bound in place: copying each value out of the array cost more than binding it.
+        try object.attributeValues.withUnsafeBufferPointer { values throws(SQLiteError) in
+            for index in layout.storedAttributeIndices {
+                try statement.bind(values[index], at: position)
+                position += 1
+            }
         }
         for relationship in layout.storedToOnes {
             position = try RowChanges.bind(

@@ -142,11 +142,16 @@ extension ManagedObject {
     /// uniquely referenced and not copied.
     func mutateToMany(_ relationship: RelationshipSlot, _ change: (inout ToManyStorage) -> Bool) throws(ManagedObjectError) {
         try willAccess()
-        if toManyValues[relationship.slotIndex] == nil { _ = try toMany(relationship) }
-        guard var storage = toManyValues[relationship.slotIndex] else { return }
-        toManyValues[relationship.slotIndex] = nil
+        let slot = relationship.slotIndex
+        // Moved out of the slot (`take()` leaves nil), not copied: a copy retained each of its parts twice.
+        var taken = toManyValues[slot].take()
+        if taken == nil {
+            _ = try toMany(relationship)
+            taken = toManyValues[slot].take()
+        }
+        guard var storage = consume taken else { return }
         let changed = change(&storage)
-        toManyValues[relationship.slotIndex] = storage
+        toManyValues[slot] = consume storage
         if changed { markChanged() }
     }
 }
