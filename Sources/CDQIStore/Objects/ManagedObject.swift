@@ -24,6 +24,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // Unchecked exclusivity: only a save writes it (never while it is being read), and the run-time check
     // cost more than the copy on every read of a save's passes.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
+    // The flags follow the ID, in the bytes its layout leaves over: an instance of 209 bytes rather than
+    // 217, which malloc serves from a 16-byte smaller block (100k fetched objects: 1.6 MB less to walk).
+    /// Whether the slots hold the object's values (it is not a fault).
+    var isLoaded: Bool
+    var insertedFlag = false
+    var deletedFlag = false
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -34,7 +40,6 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // Typed slots (meaningful once loaded). Every setter writes one of them: they skip the run-time
     // exclusivity check, which cost more than the write (objects are confined to their context's
     // thread, and no access to a slot here overlaps another to the same slot).
-    var isLoaded: Bool
     @exclusivity(unchecked) var attributeValues: [StoredValue]
     @exclusivity(unchecked) var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
@@ -47,8 +52,6 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) var snapshotToOne = ToOneSlots()
     /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
     @exclusivity(unchecked) var snapshotVersion: Int64?
-    var insertedFlag = false
-    var deletedFlag = false
     /// The order objects were inserted in (saves allocate primary keys in this order).
     var insertionOrder = 0
     /// The object's position in its context's touched objects, -1 when not listed there.
