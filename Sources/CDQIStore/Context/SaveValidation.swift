@@ -14,12 +14,18 @@ struct SaveValidation {
 
     /// Checks an inserted or updated object's properties.
     mutating func validate(_ object: ManagedObject) throws(ManagedObjectError) {
-        for attribute in object.entity.attributes where attribute.column != nil {
-            let value = object.attributeValues[attribute.index]
-            if attribute.hasValueConstraints {
-                validate(value, of: attribute.description, in: object)
-            } else if value.isNull && !attribute.isOptional {
-                fail(object, attribute.name, .missingMandatoryProperty)
+        // Values checked in place (a copy out of the array retained and released each), and only those
+        // of attributes with something to check.
+        let attributes = object.entity.validatedAttributes
+        let slotCount = object.entity.attributes.count
+        object.attributeValues.withUnsafeBufferPointer { values in
+            guard values.count == slotCount else { return }
+            for attribute in attributes {
+                if attribute.hasValueConstraints {
+                    validate(values[attribute.index], of: attribute.description, in: object)
+                } else if values[attribute.index].isNull {
+                    fail(object, attribute.name, .missingMandatoryProperty)
+                }
             }
         }
         for relationship in object.entity.relationships where relationship.isStored {
