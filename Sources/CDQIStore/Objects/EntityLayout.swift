@@ -160,19 +160,6 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// Whether this entity is `name` or descends from it.
     public func isKind(of name: String) -> Bool { lineage.contains(name) }
 
-    /// A new object's attribute values: a copy of `defaultValues` of its own, made by appending (the
-    /// copy a first write into the shared array would make goes through a generic per-element witness).
-    func newAttributeValues() -> [StoredValue] {
-        var values: [StoredValue] = []
-        values.reserveCapacity(defaultValues.count)
-        var index = 0
-        while index < defaultValues.count {
-            values.append(defaultValues[index])
-            index += 1
-        }
-        return values
-    }
-
     /// A sentence describing the value.
     public var description: String { name }
 

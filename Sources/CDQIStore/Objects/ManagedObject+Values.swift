@@ -160,16 +160,9 @@ extension ManagedObject {
     }
 
     /// Before a write: gives the object an attribute array of its own while it still shares the
-    /// snapshot's (the first write after a load or save). Copied here by appending, which is specialized;
-    /// the copy a write into the shared array makes goes through a generic per-element witness.
+    /// snapshot's (the first write after a load or save), copied the fast way (``Array/freshCopy()``).
     func separateAttributesFromSnapshot() {
-        guard attributeValues.sharesStorage(with: snapshotAttributes) else { return }
-        var copy: [StoredValue] = []
-        copy.reserveCapacity(attributeValues.count)
-        attributeValues.withUnsafeBufferPointer { values in
-            for value in values { copy.append(value) }
-        }
-        attributeValues = copy
+        if attributeValues.sharesStorage(with: snapshotAttributes) { attributeValues = attributeValues.freshCopy() }
     }
 
     func markChanged() {

@@ -228,7 +228,8 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// related objects. Its to-many relationships are set up when first used (an object without a
     /// primary key loads none), so that inserting allocates nothing for them.
     func loadEmpty() {
-        attributeValues = entity.newAttributeValues()
+        // A copy of its own: the first write into the shared defaults would copy them the slow way.
+        attributeValues = entity.defaultValues.freshCopy()
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
         toManyValues = entity.unloadedToMany
         isLoaded = true
