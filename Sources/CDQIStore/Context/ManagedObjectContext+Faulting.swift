@@ -110,6 +110,7 @@ extension ManagedObjectContext {
         apply(row, to: object)
         for attribute in layout.attributes where attributes[attribute.index] != old.attributes[attribute.index] {
             object.attributeValues[attribute.index] = attributes[attribute.index]
+            object.noteWrite(toAttribute: attribute.index)
         }
         for relationship in layout.relationships {
             if relationship.isToMany {

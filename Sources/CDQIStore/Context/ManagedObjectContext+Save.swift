@@ -157,6 +157,7 @@ extension ManagedObjectContext {
     /// to-one destinations it changes are reloaded from the store when next used.
     private func apply(_ merged: RowValues, to object: ManagedObject) {
         object.attributeValues = merged.attributes
+        object.writtenAttributes = .max
         for relationship in object.entity.relationships where !relationship.isToMany {
             let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])
             let current = object.toOneValues[relationship.slotIndex]

@@ -67,6 +67,7 @@ extension ManagedObject {
         }
         separateAttributesFromSnapshot()
         attributeValues[index] = value
+        noteWrite(toAttribute: index)
         markChanged()
     }
 

@@ -121,6 +121,7 @@ extension ManagedObject {
         try willAccess()
         separateAttributesFromSnapshot()
         attributeValues[attribute.index] = value
+        noteWrite(toAttribute: attribute.index)
         markChanged()
     }
 

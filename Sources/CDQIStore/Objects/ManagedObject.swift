@@ -30,6 +30,11 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var isLoaded: Bool
     var insertedFlag = false
     var deletedFlag = false
+    /// The attribute slots written since the snapshot was taken, one bit per slot below 32 (all bits
+    /// when a slot from 32 up was written, or values were replaced wholesale): change detection compares
+    /// only these with the snapshot. Every write to `attributeValues` sets its bit; taking a snapshot
+    /// clears them. (In the bytes after the flags: the object is no larger for it.)
+    @exclusivity(unchecked) var writtenAttributes: UInt32 = 0
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -121,10 +126,22 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
             for slot in slots where !body(slot) { return }
             return
         }
-        slots.withUnsafeBufferPointer { slots in
-            attributeValues.withUnsafeBufferPointer { current in
-                snapshotAttributes.withUnsafeBufferPointer { committed in
-                    guard let current = current.baseAddress, let committed = committed.baseAddress else { return }
+        let written = writtenAttributes
+        guard written != 0 else { return }
+        attributeValues.withUnsafeBufferPointer { current in
+            snapshotAttributes.withUnsafeBufferPointer { committed in
+                guard let current = current.baseAddress, let committed = committed.baseAddress else { return }
+                if written != .max {
+                    // Only the slots written since the snapshot can differ from it.
+                    var bits = written & entity.storedAttributeBits
+                    while bits != 0 {
+                        let slot = bits.trailingZeroBitCount
+                        if !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
+                        bits &= bits - 1
+                    }
+                    return
+                }
+                slots.withUnsafeBufferPointer { slots in
                     var position = 0
                     while position < slots.count {
                         let slot = slots[position]
@@ -134,6 +151,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
                 }
             }
         }
+    }
+
+    /// Records a write to attribute slot `index` (see ``writtenAttributes``).
+    @inline(__always)
+    func noteWrite(toAttribute index: Int) {
+        writtenAttributes |= index < 32 ? 1 << UInt32(index) : .max
     }
 
     /// The snapshot as one value (for code off the hot paths); `nil` for an object never saved.
@@ -146,6 +169,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         snapshotAttributes = attributeValues
         snapshotToOne = toOneValues
         snapshotVersion = version
+        writtenAttributes = 0
     }
 
     /// The stored properties whose values changed since the object was last read or saved, with their
@@ -230,6 +254,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     func loadEmpty() {
         // A copy of its own: the first write into the shared defaults would copy them the slow way.
         attributeValues = entity.defaultValues.freshCopy()
+        writtenAttributes = .max
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
         toManyValues = entity.unloadedToMany
         isLoaded = true
@@ -244,6 +269,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         snapshotAttributes = []
         snapshotToOne = ToOneSlots()
         snapshotVersion = nil
+        writtenAttributes = 0
     }
 
     // MARK: Hashable (identity)
