@@ -172,10 +172,7 @@ enum ValueConversion {
     /// Reads column `index` of the current row as a value of an attribute of `type`.
     static func read(_ statement: SQLiteStatement, at index: Int, type: AttributeType) -> StoredValue {
         guard let value = statement.value(index) else { return .null }
-        if type == .string {
-            if let text = value.optionalString { return .string(text) }
-            return value.storageClass == SQLITE_NULL ? .null : .string("")
-        }
+        if type == .string { return value.optionalString.map(StoredValue.string) ?? .null }
         let storage = value.storageClass
         if storage == SQLITE_NULL { return .null }
         switch type {

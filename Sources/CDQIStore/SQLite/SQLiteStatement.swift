@@ -143,29 +143,17 @@ public final class SQLiteStatement {
 
     /// The column as text (empty for NULL).
     public func string(_ index: Int) -> String {
-        sqlite3_column_text(handle, Int32(index)).map { text($0, column: index) } ?? ""
+        value(index)?.string ?? ""
     }
 
-    /// The column as text, or `nil` for NULL: one call fewer than checking the storage class first.
+    /// The column as text, or `nil` for NULL.
     public func optionalString(_ index: Int) -> String? {
-        guard let text = sqlite3_column_text(handle, Int32(index)) else {
-            // A nil pointer is NULL, or text SQLite could not allocate: then read it the long way.
-            return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : string(index)
-        }
-        return self.text(text, column: index)
-    }
-
-    /// The text `sqlite3_column_text` returned for a column, decoded.
-    private func text(_ text: UnsafePointer<UInt8>, column index: Int) -> String {
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        value(index)?.optionalString
     }
 
     /// The column as bytes (empty for NULL).
     public func data(_ index: Int) -> Data {
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        guard count > 0, let blob = sqlite3_column_blob(handle, Int32(index)) else { return Data() }
-        return Data(bytes: blob, count: count)
+        value(index)?.data ?? Data()
     }
 
     /// SQLite's length arguments are 32-bit: a larger value is refused, not truncated.

@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
 
-/// One column of a statement's current row (`sqlite3_column_value`), read through the value itself.
+/// One column of a statement's current row (`sqlite3_column_value`), read through the value itself:
+/// every column read of the package decodes text and bytes here.
 ///
 /// Every `sqlite3_column_*` call finds the column again and re-checks the connection's error state;
 /// reading a column's storage class and then its value through one `sqlite3_value` does that once. The
@@ -22,9 +23,9 @@ struct SQLiteValue {
     /// The value as text (empty for NULL).
     var string: String { optionalString ?? "" }
 
-    /// The value as text, or `nil` for NULL (or text SQLite could not allocate).
+    /// The value as text, or `nil` for NULL (empty for text SQLite could not allocate).
     var optionalString: String? {
-        guard let text = sqlite3_value_text(handle) else { return nil }
+        guard let text = sqlite3_value_text(handle) else { return storageClass == SQLITE_NULL ? nil : "" }
         let count = Int(sqlite3_value_bytes(handle))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
