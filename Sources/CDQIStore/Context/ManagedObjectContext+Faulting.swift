@@ -109,8 +109,7 @@ extension ManagedObjectContext {
         let toMany = object.toManyValues
         apply(row, to: object)
         for attribute in layout.attributes where attributes[attribute.index] != old.attributes[attribute.index] {
-            object.attributeValues[attribute.index] = attributes[attribute.index]
-            object.noteWrite(toAttribute: attribute.index)
+            object.writeAttribute(attributes[attribute.index], at: attribute.index)
         }
         for relationship in layout.relationships {
             if relationship.isToMany {

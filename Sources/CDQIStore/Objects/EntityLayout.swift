@@ -38,8 +38,6 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     let storedToManySlots: [Int]
     /// The stored to-one relationships (each has its value column), in slot order.
     let storedToOnes: [RelationshipSlot]
-    /// Bit `i` set for each stored attribute slot `i` below 32 (see ``ManagedObject/writtenAttributes``).
-    let storedAttributeBits: UInt32
     /// The stored attributes a save validates: required ones and those with a range, length or pattern.
     let validatedAttributes: [AttributeSlot]
     /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
@@ -124,7 +122,6 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         toOneCount = toOne
         toManyCount = toMany
         storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
-        storedAttributeBits = storedAttributeIndices.reduce(0) { $1 < 32 ? $0 | 1 << UInt32($1) : $0 }
         validatedAttributes = attributes.filter { $0.column != nil && ($0.hasValueConstraints || !$0.isOptional) }
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
         storedToOnes = relationships.filter { !$0.isToMany && $0.columns.value != nil }

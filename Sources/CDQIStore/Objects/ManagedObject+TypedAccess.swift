@@ -65,9 +65,7 @@ extension ManagedObject {
             cdqiRecord(.unknownKey(entity: entity.name, key: "attribute #\(index)"))
             return
         }
-        separateAttributesFromSnapshot()
-        attributeValues[index] = value
-        noteWrite(toAttribute: index)
+        writeAttribute(value, at: index)
         markChanged()
     }
 

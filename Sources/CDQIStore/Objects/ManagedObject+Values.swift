@@ -119,9 +119,7 @@ extension ManagedObject {
 
     func setStored(_ value: StoredValue, attribute: AttributeSlot) throws(ManagedObjectError) {
         try willAccess()
-        separateAttributesFromSnapshot()
-        attributeValues[attribute.index] = value
-        noteWrite(toAttribute: attribute.index)
+        writeAttribute(value, at: attribute.index)
         markChanged()
     }
 
@@ -158,12 +156,6 @@ extension ManagedObject {
     static func typeName(_ value: Any?) -> String {
         guard let value else { return "nil" }
         return String(describing: type(of: value))
-    }
-
-    /// Before a write: gives the object an attribute array of its own while it still shares the
-    /// snapshot's (the first write after a load or save), copied the fast way (``Array/freshCopy()``).
-    func separateAttributesFromSnapshot() {
-        if attributeValues.sharesStorage(with: snapshotAttributes) { attributeValues = attributeValues.freshCopy() }
     }
 
     func markChanged() {

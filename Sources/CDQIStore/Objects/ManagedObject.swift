@@ -32,8 +32,8 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var deletedFlag = false
     /// The attribute slots written since the snapshot was taken, one bit per slot below 32 (all bits
     /// when a slot from 32 up was written, or values were replaced wholesale): change detection compares
-    /// only these with the snapshot. Every write to `attributeValues` sets its bit; taking a snapshot
-    /// clears them. (In the bytes after the flags: the object is no larger for it.)
+    /// only these with the snapshot. ``writeAttribute(_:at:)`` sets them, taking a snapshot clears them.
+    /// (In the bytes after the flags: the object is no larger for it.)
     @exclusivity(unchecked) var writtenAttributes: UInt32 = 0
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
@@ -97,15 +97,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
         guard snapshotVersion != nil else { return true }
-        // Values read and not changed since still share the snapshot's array: nothing to compare.
-        if !attributeValues.sharesStorage(with: snapshotAttributes) {
-            var changed = false
-            forEachChangedAttribute { _ in
-                changed = true
-                return false
-            }
-            if changed { return true }
+        var changed = false
+        forEachChangedAttribute { _ in
+            changed = true
+            return false
         }
+        if changed { return true }
         for relationship in entity.storedToOnes
         where toOneValues[relationship.slotIndex] !== snapshotToOne[relationship.slotIndex] {
             return true
@@ -115,47 +112,39 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     }
 
     /// Calls `body` with the slot of each stored attribute whose value differs from the snapshot's, in
-    /// slot order, until it returns false (every slot counts as changed if the two arrays do not match
-    /// the layout). The object must have a snapshot.
+    /// slot order, until it returns false. Only slots written since the snapshot (``writtenAttributes``)
+    /// are compared; every slot counts as changed if the two arrays do not match the layout. The object
+    /// must have a snapshot.
     // The values are compared in place through buffer pointers: reading each out of its array copied it
     // (retaining and releasing its payload) and cost several times the comparison.
     func forEachChangedAttribute(_ body: (Int) -> Bool) {
+        let written = writtenAttributes
+        guard written != 0 else { return }
         let slots = entity.storedAttributeIndices
         let count = entity.attributes.count
         guard attributeValues.count == count, snapshotAttributes.count == count else {
             for slot in slots where !body(slot) { return }
             return
         }
-        let written = writtenAttributes
-        guard written != 0 else { return }
         attributeValues.withUnsafeBufferPointer { current in
             snapshotAttributes.withUnsafeBufferPointer { committed in
                 guard let current = current.baseAddress, let committed = committed.baseAddress else { return }
-                if written != .max {
-                    // Only the slots written since the snapshot can differ from it.
-                    var bits = written & entity.storedAttributeBits
-                    while bits != 0 {
-                        let slot = bits.trailingZeroBitCount
-                        if !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
-                        bits &= bits - 1
-                    }
-                    return
-                }
-                slots.withUnsafeBufferPointer { slots in
-                    var position = 0
-                    while position < slots.count {
-                        let slot = slots[position]
-                        if !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
-                        position += 1
-                    }
+                for slot in slots {
+                    // Bits exist for slots below 32; a write past them set every bit.
+                    let isWritten = written == .max || (slot < 32 && written & 1 << UInt32(slot) != 0)
+                    if isWritten, !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
                 }
             }
         }
     }
 
-    /// Records a write to attribute slot `index` (see ``writtenAttributes``).
-    @inline(__always)
-    func noteWrite(toAttribute index: Int) {
+    /// Puts a value into attribute slot `index` and records the write in ``writtenAttributes``: every
+    /// change to a loaded object's attribute goes through here.
+    func writeAttribute(_ value: StoredValue, at index: Int) {
+        // The first write after a load or save gives the object an array of its own, copied the fast
+        // way (``Array/freshCopy()``) rather than by copy-on-write's generic per-element witness.
+        if attributeValues.sharesStorage(with: snapshotAttributes) { attributeValues = attributeValues.freshCopy() }
+        attributeValues[index] = value
         writtenAttributes |= index < 32 ? 1 << UInt32(index) : .max
     }
 
