@@ -13,13 +13,23 @@ struct WrittenAttributesTests {
             coordinator, "SELECT ZNICKNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE WHERE ZFIRSTNAME = '\(first)'").first ?? []
     }
 
+    /// A new Company store file with one saved employee, the context that saved it (objects live only as
+    /// long as their context) and the folder's clean-up.
+    private func savedEmployee(_ first: String, _ last: String, salary: Int) throws
+        -> (coordinator: PersistentStoreCoordinator, context: ManagedObjectContext, employee: ManagedObject, cleanUp: () -> Void)
+    {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let employee = try ContextTestSupport.insert(
+            context, "Employee", ["firstName": first, "lastName": last, "salary": salary])
+        try context.save()
+        return (coordinator, context, employee, cleanUp)
+    }
+
     @Test("a change kept through refresh(mergeChanges: true) is written by the next save")
     func changeKeptThroughRefresh() throws {
-        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let (coordinator, context, grace, cleanUp) = try savedEmployee("Grace", "Hopper", salary: 10)
         defer { cleanUp() }
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let grace = try ContextTestSupport.insert(context, "Employee", ["firstName": "Grace", "lastName": "Hopper", "salary": 10])
-        try context.save()
         try grace.setValue("Amazing", forKey: "nickName")
         // The refresh reads the row again (a new snapshot) and puts the unsaved nickname back on top.
         try context.refresh(grace, mergeChanges: true)
@@ -29,11 +39,8 @@ struct WrittenAttributesTests {
 
     @Test("a value set and set back is no update; a later change is")
     func setBack() throws {
-        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let (coordinator, context, ada, cleanUp) = try savedEmployee("Ada", "Lovelace", salary: 100)
         defer { cleanUp() }
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let ada = try ContextTestSupport.insert(context, "Employee", ["firstName": "Ada", "lastName": "Lovelace", "salary": 100])
-        try context.save()
         try ada.setValue(200, forKey: "salary")
         try ada.setValue(100, forKey: "salary")
         #expect(!ada.isUpdated)
@@ -45,11 +52,8 @@ struct WrittenAttributesTests {
 
     @Test("after a merge-policy save, the next change to another attribute is written")
     func changeAfterMerge() throws {
-        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let (coordinator, _, saved, cleanUp) = try savedEmployee("Ada", "Lovelace", salary: 100)
         defer { cleanUp() }
-        let setup = ManagedObjectContext(coordinator: coordinator)
-        let saved = try ContextTestSupport.insert(setup, "Employee", ["firstName": "Ada", "lastName": "Lovelace", "salary": 100])
-        try setup.save()
         let a = ManagedObjectContext(coordinator: coordinator)
         a.mergePolicy = .mergeByPropertyStoreTrump
         let ada = try a.existingObject(with: saved.objectID)
