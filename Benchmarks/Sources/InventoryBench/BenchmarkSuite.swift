@@ -71,11 +71,11 @@ public final class BenchmarkSuite {
                 contenders: [
                     ours.updateTyped(below: limitCode), raw.update(below: limitCode),
                     grdb.update(below: limitCode, handWritten: false), grdb.update(below: limitCode, handWritten: true),
-                ]),
+                ].map(fixture.startingFromCheckpoint)),
             Workload(
                 id: "W7kv", label: "update \(s.label.updates) (key-value)", handWrittenLabel: "hand-written",
                 note: "ours: context.fetch + value(forKey:)/setValue(_:forKey:) + save",
-                contenders: [ours.update(below: limitCode), raw.update(below: limitCode)]),
+                contenders: [ours.update(below: limitCode), raw.update(below: limitCode)].map(fixture.startingFromCheckpoint)),
         ]
     }
 
