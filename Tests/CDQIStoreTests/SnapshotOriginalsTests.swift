@@ -3,10 +3,11 @@ import CDQIModel
 import Foundation
 import Testing
 
-/// Change detection compares only the attribute slots written since the snapshot: every path that
-/// puts values into an object must leave a later save writing exactly what changed.
-@Suite("Written attribute slots")
-struct WrittenAttributesTests {
+/// An object's snapshot keeps only the values of the slots written since it was taken (the rest are the
+/// current ones): every path that puts values into an object must leave a later save writing exactly
+/// what changed, and the committed values reading what the store holds.
+@Suite("Snapshot originals")
+struct SnapshotOriginalsTests {
     /// The stored values of the saved employee named `first`, read by a fresh context.
     private func stored(_ coordinator: PersistentStoreCoordinator, _ first: String) throws -> [String] {
         try ContextTestSupport.rows(
@@ -87,5 +88,85 @@ struct WrittenAttributesTests {
         try context.save()
         let row = try ContextTestSupport.rows(coordinator, "SELECT ZA3, ZA35, ZA39, Z_OPT FROM ZWIDE").first
         #expect(row == ["4", "35", "39", "3"])
+    }
+
+    /// A saved department with one saved employee in it, and a second saved department.
+    private func savedDepartments() throws -> (
+        coordinator: PersistentStoreCoordinator, context: ManagedObjectContext, ada: ManagedObject,
+        sales: ManagedObject, research: ManagedObject, cleanUp: () -> Void
+    ) {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let sales = try ContextTestSupport.insert(context, "Department", ["name": "Sales"])
+        let research = try ContextTestSupport.insert(context, "Department", ["name": "Research"])
+        let ada = try ContextTestSupport.insert(
+            context, "Employee", ["firstName": "Ada", "lastName": "Lovelace", "salary": 100, "department": sales])
+        try context.save()
+        return (coordinator, context, ada, sales, research, cleanUp)
+    }
+
+    /// The name of the department the stored employee named `first` is in, and the row's version.
+    private func storedDepartment(_ coordinator: PersistentStoreCoordinator, _ first: String) throws -> [String] {
+        try ContextTestSupport.rows(
+            coordinator,
+            "SELECT d.ZNAME, e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT"
+                + " WHERE e.ZFIRSTNAME = '\(first)'").first ?? []
+    }
+
+    @Test("a to-one set and set back is no update; the committed value stays the stored one meanwhile")
+    func toOneSetBack() throws {
+        let (coordinator, context, ada, sales, research, cleanUp) = try savedDepartments()
+        defer { cleanUp() }
+        try ada.setValue(research, forKey: "department")
+        #expect(ada.isUpdated)
+        #expect(ada.committedValues["department"] as? ManagedObject === sales)
+        #expect(ada.changedValues()["department"] as? ManagedObject === research)
+        try ada.setValue(nil, forKey: "department")
+        #expect(ada.committedValues["department"] as? ManagedObject === sales)
+        try ada.setValue(sales, forKey: "department")
+        #expect(!ada.isUpdated)
+        #expect(ada.changedValues().isEmpty)
+        #expect(try context.save().updated.isEmpty)
+        #expect(try storedDepartment(coordinator, "Ada") == ["Sales", "1"])
+    }
+
+    @Test("a to-one change is written, then becomes the committed value")
+    func toOneChangeSaved() throws {
+        let (coordinator, context, ada, _, research, cleanUp) = try savedDepartments()
+        defer { cleanUp() }
+        try ada.setValue(research, forKey: "department")
+        try ada.setValue(100, forKey: "salary")   // the value it has: no change
+        try context.save()
+        #expect(try storedDepartment(coordinator, "Ada") == ["Research", "2"])
+        #expect(!ada.hasChanges)
+        #expect(ada.committedValues["department"] as? ManagedObject === research)
+        #expect(ada.committedValues["salary"] as? Int32 == 100)
+    }
+
+    @Test("a to-one change kept through refresh(mergeChanges: true) is written by the next save")
+    func toOneKeptThroughRefresh() throws {
+        let (coordinator, context, ada, sales, research, cleanUp) = try savedDepartments()
+        defer { cleanUp() }
+        try ada.setValue(research, forKey: "department")
+        try context.refresh(ada, mergeChanges: true)
+        #expect(ada.committedValues["department"] as? ManagedObject === sales)
+        #expect(try ada.value(forKey: "department") as? ManagedObject === research)
+        try context.save()
+        #expect(try storedDepartment(coordinator, "Ada") == ["Research", "2"])
+    }
+
+    @Test("rollback puts back the stored values of every slot written, however often")
+    func rollbackAfterRepeatedWrites() throws {
+        let (_, context, ada, sales, research, cleanUp) = try savedDepartments()
+        defer { cleanUp() }
+        try ada.setValue(200, forKey: "salary")
+        try ada.setValue(300, forKey: "salary")
+        try ada.setValue("Countess", forKey: "nickName")
+        try ada.setValue(research, forKey: "department")
+        context.rollback()
+        #expect(try ada.value(forKey: "salary") as? Int32 == 100)
+        #expect(try ada.value(forKey: "nickName") == nil)
+        #expect(try ada.value(forKey: "department") as? ManagedObject === sales)
+        #expect(!ada.hasChanges)
     }
 }

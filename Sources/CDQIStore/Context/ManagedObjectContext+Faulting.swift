@@ -54,26 +54,29 @@ extension ManagedObjectContext {
 
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
     func apply(_ row: StoredRow, to object: ManagedObject) {
-        setLoadedValues(
-            of: object, attributes: row.attributes, toOne: ToOneSlots(row.toOne.map { self.object(referencedBy: $0) }),
-            version: row.version)
+        object.attributeValues = row.attributes
+        object.toOneValues = ToOneSlots(row.toOne.map { self.object(referencedBy: $0) })
+        finishLoading(object, version: row.version)
     }
 
     /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
     /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, plan: RowPlan) {
-        var toOne = ToOneSlots()
-        if object.entity.toOneCount > 0 {
-            toOne = ToOneSlots(count: object.entity.toOneCount)
-            for slot in plan.toOnes { toOne[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement)) }
+        // Written into the object's slots directly: each copy of the slots retained every destination.
+        let toOneCount = object.entity.toOneCount
+        if toOneCount > 0 {
+            object.toOneValues = ToOneSlots(count: toOneCount)
+            for slot in plan.toOnes {
+                object.toOneValues[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement))
+            }
         }
-        setLoadedValues(
-            of: object, attributes: plan.attributeValues(in: statement), toOne: toOne, version: plan.version(in: statement))
+        object.attributeValues = plan.attributeValues(in: statement)
+        finishLoading(object, version: plan.version(in: statement))
     }
 
-    private func setLoadedValues(of object: ManagedObject, attributes: [StoredValue], toOne: ToOneSlots, version: Int64) {
-        object.attributeValues = attributes
-        object.toOneValues = toOne
+    /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
+    /// loaded yet, the snapshot, the loaded flag.
+    private func finishLoading(_ object: ManagedObject, version: Int64) {
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true
@@ -116,7 +119,7 @@ extension ManagedObjectContext {
                 let storage = toMany.indices.contains(relationship.slotIndex) ? toMany[relationship.slotIndex] : nil
                 object.toManyValues[relationship.slotIndex] = storage?.isChanged == true ? storage : nil
             } else if toOne[relationship.slotIndex] !== old.toOne[relationship.slotIndex] {
-                object.toOneValues[relationship.slotIndex] = toOne[relationship.slotIndex]
+                object.writeToOne(toOne[relationship.slotIndex], at: relationship.slotIndex)
             }
         }
     }

@@ -156,8 +156,8 @@ extension ManagedObjectContext {
     /// Puts the values a merge policy wrote into an updated object; the inverse to-many lists of the
     /// to-one destinations it changes are reloaded from the store when next used.
     private func apply(_ merged: RowValues, to object: ManagedObject) {
+        // The snapshot is taken right after (``finish(_:_:)``): the kept originals need no update.
         object.attributeValues = merged.attributes
-        object.writtenAttributes = .max
         for relationship in object.entity.relationships where !relationship.isToMany {
             let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])
             let current = object.toOneValues[relationship.slotIndex]

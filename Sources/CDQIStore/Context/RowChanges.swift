@@ -25,9 +25,10 @@ struct RowChanges {
             append(attribute: slot)
             return true
         }
+        guard !object.originalToOnes.isEmpty else { return }
         for relationship in layout.storedToOnes {
             let now = object.toOneValues[relationship.slotIndex]
-            let before = object.snapshotToOne[relationship.slotIndex]
+            let before = object.committedToOne(at: relationship.slotIndex)
             if now === before { continue }
             let target = reference(now)
             if !Self.same(reference(before), target) { append(toOne: relationship.index, target: target) }

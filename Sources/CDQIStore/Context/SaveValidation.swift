@@ -144,12 +144,12 @@ struct SaveValidation {
         guard object.snapshotVersion != nil else { return true }
         for property in constraint.properties {
             if let attribute = object.entity.attribute(named: property),
-                object.attributeValues[attribute.index] != object.snapshotAttributes[attribute.index]
+                object.attributeValues[attribute.index] != object.committedAttribute(at: attribute.index)
             {
                 return true
             }
             if let relationship = object.entity.relationship(named: property), !relationship.isToMany,
-                object.toOneValues[relationship.slotIndex] !== object.snapshotToOne[relationship.slotIndex]
+                object.toOneValues[relationship.slotIndex] !== object.committedToOne(at: relationship.slotIndex)
             {
                 return true
             }

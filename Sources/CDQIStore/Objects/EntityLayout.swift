@@ -35,6 +35,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The slots of the stored (not transient) attributes and to-many relationships: what a save
     /// compares with the snapshot, without copying a slot description per property.
     let storedAttributeIndices: [Int]
+    /// Whether each attribute slot is stored (has a column).
+    let isStoredAttribute: [Bool]
     let storedToManySlots: [Int]
     /// The stored to-one relationships (each has its value column), in slot order.
     let storedToOnes: [RelationshipSlot]
@@ -122,6 +124,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         toOneCount = toOne
         toManyCount = toMany
         storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
+        isStoredAttribute = attributes.map { $0.column != nil }
         validatedAttributes = attributes.filter { $0.column != nil && ($0.hasValueConstraints || !$0.isOptional) }
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
         storedToOnes = relationships.filter { !$0.isToMany && $0.columns.value != nil }

@@ -122,7 +122,7 @@ extension ManagedObject {
 
     func primitiveSetToOne(_ value: ManagedObject?, relationship: RelationshipSlot) throws(ManagedObjectError) {
         try willAccess()
-        toOneValues[relationship.slotIndex] = value
+        writeToOne(value, at: relationship.slotIndex)
         markChanged()
     }
 

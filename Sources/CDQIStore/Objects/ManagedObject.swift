@@ -30,11 +30,6 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var isLoaded: Bool
     var insertedFlag = false
     var deletedFlag = false
-    /// The attribute slots written since the snapshot was taken, one bit per slot below 32 (all bits
-    /// when a slot from 32 up was written, or values were replaced wholesale): change detection compares
-    /// only these with the snapshot. ``writeAttribute(_:at:)`` sets them, taking a snapshot clears them.
-    /// (In the bytes after the flags: the object is no larger for it.)
-    @exclusivity(unchecked) var writtenAttributes: UInt32 = 0
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -51,10 +46,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
     // The snapshot: the values as the store last held them, in three slots rather than one optional
     // struct (reading a struct out of an optional retained every reference in it, on every check).
-    /// The attribute values last read from or written to the store (empty for an object never saved).
-    @exclusivity(unchecked) var snapshotAttributes: [StoredValue] = []
-    /// The to-one destinations last read from or written to the store.
-    @exclusivity(unchecked) var snapshotToOne = ToOneSlots()
+    /// The snapshot's attribute values for the slots written since it was taken.
+    @exclusivity(unchecked) var originalAttributes = SnapshotOriginals<StoredValue>()
+    /// The snapshot's to-one destinations for the slots written since it was taken.
+    @exclusivity(unchecked) var originalToOnes = SnapshotOriginals<ManagedObject?>()
     /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
     @exclusivity(unchecked) var snapshotVersion: Int64?
     /// The order objects were inserted in (saves allocate primary keys in this order).
@@ -97,68 +92,92 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
         guard snapshotVersion != nil else { return true }
-        var changed = false
-        forEachChangedAttribute { _ in
-            changed = true
-            return false
+        if !originalAttributes.isEmpty {
+            var changed = false
+            forEachChangedAttribute { _ in
+                changed = true
+                return false
+            }
+            if changed { return true }
         }
-        if changed { return true }
-        for relationship in entity.storedToOnes
-        where toOneValues[relationship.slotIndex] !== snapshotToOne[relationship.slotIndex] {
-            return true
+        if !originalToOnes.isEmpty {
+            for relationship in entity.storedToOnes
+            where toOneValues[relationship.slotIndex] !== committedToOne(at: relationship.slotIndex) {
+                return true
+            }
         }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
     }
 
     /// Calls `body` with the slot of each stored attribute whose value differs from the snapshot's, in
-    /// slot order, until it returns false. Only slots written since the snapshot (``writtenAttributes``)
-    /// are compared; every slot counts as changed if the two arrays do not match the layout. The object
-    /// must have a snapshot.
-    // The values are compared in place through buffer pointers: reading each out of its array copied it
-    // (retaining and releasing its payload) and cost several times the comparison.
+    /// slot order, until it returns false. Only slots written since the snapshot
+    /// (``originalAttributes``) can differ. The object must have a snapshot.
     func forEachChangedAttribute(_ body: (Int) -> Bool) {
-        let written = writtenAttributes
-        guard written != 0 else { return }
-        let slots = entity.storedAttributeIndices
-        let count = entity.attributes.count
-        guard attributeValues.count == count, snapshotAttributes.count == count else {
-            for slot in slots where !body(slot) { return }
+        let originals = originalAttributes.entries
+        guard !originals.isEmpty else { return }
+        let layout = entity
+        guard attributeValues.count == layout.attributes.count else {
+            for slot in layout.storedAttributeIndices where !body(slot) { return }
             return
         }
+        // Current values are compared in place: copying each out of its array cost more than comparing.
         attributeValues.withUnsafeBufferPointer { current in
-            snapshotAttributes.withUnsafeBufferPointer { committed in
-                guard let current = current.baseAddress, let committed = committed.baseAddress else { return }
-                for slot in slots {
-                    // Bits exist for slots below 32; a write past them set every bit.
-                    let isWritten = written == .max || (slot < 32 && written & 1 << UInt32(slot) != 0)
-                    if isWritten, !StoredValue.same(current + slot, committed + slot), !body(slot) { return }
-                }
+            guard let current = current.baseAddress else { return }
+            var position = 0
+            while position < originals.count {
+                let slot = originals[position].slot
+                let changed = withUnsafePointer(to: originals[position].value) { !StoredValue.same(current + slot, $0) }
+                if changed, layout.isStoredAttribute[slot], !body(slot) { return }
+                position += 1
             }
         }
     }
 
-    /// Puts a value into attribute slot `index` and records the write in ``writtenAttributes``: every
-    /// change to a loaded object's attribute goes through here.
+    /// Puts a value into attribute slot `index`, first keeping the value it replaces as the snapshot's
+    /// if the slot was not written since the snapshot: every change to a loaded object's attribute goes
+    /// through here.
     func writeAttribute(_ value: StoredValue, at index: Int) {
-        // The first write after a load or save gives the object an array of its own, copied the fast
-        // way (``Array/freshCopy()``) rather than by copy-on-write's generic per-element witness.
-        if attributeValues.sharesStorage(with: snapshotAttributes) { attributeValues = attributeValues.freshCopy() }
+        if snapshotVersion != nil { originalAttributes.keep(index) { attributeValues[index] } }
         attributeValues[index] = value
-        writtenAttributes |= index < 32 ? 1 << UInt32(index) : .max
+    }
+
+    /// Puts a destination into to-one slot `slot`, first keeping the one it replaces as the snapshot's
+    /// if the slot was not written since the snapshot: every change to a loaded object's to-one
+    /// relationship goes through here.
+    func writeToOne(_ target: ManagedObject?, at slot: Int) {
+        if snapshotVersion != nil { originalToOnes.keep(slot) { toOneValues[slot] } }
+        toOneValues[slot] = target
+    }
+
+    /// The value the snapshot holds for attribute slot `index`.
+    func committedAttribute(at index: Int) -> StoredValue {
+        originalAttributes.entry(for: index)?.value ?? attributeValues[index]
+    }
+
+    /// The destination the snapshot holds for to-one slot `slot`.
+    func committedToOne(at slot: Int) -> ManagedObject? {
+        if let entry = originalToOnes.entry(for: slot) { return entry.value }
+        return toOneValues[slot]
     }
 
     /// The snapshot as one value (for code off the hot paths); `nil` for an object never saved.
     var snapshot: Snapshot? {
-        snapshotVersion.map { Snapshot(attributes: snapshotAttributes, toOne: snapshotToOne, version: $0) }
+        guard let version = snapshotVersion else { return nil }
+        var attributes = attributeValues
+        for entry in originalAttributes.entries where attributes.indices.contains(entry.slot) {
+            attributes[entry.slot] = entry.value
+        }
+        var toOne = toOneValues
+        for entry in originalToOnes.entries where toOne.indices.contains(entry.slot) { toOne[entry.slot] = entry.value }
+        return Snapshot(attributes: attributes, toOne: toOne, version: version)
     }
 
     /// Makes the current values the snapshot, at row version `version` (a save wrote them or a row was read).
     func takeSnapshot(version: Int64) {
-        snapshotAttributes = attributeValues
-        snapshotToOne = toOneValues
+        originalAttributes.removeAll()
+        originalToOnes.removeAll()
         snapshotVersion = version
-        writtenAttributes = 0
     }
 
     /// The stored properties whose values changed since the object was last read or saved, with their
@@ -167,10 +186,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     public func changedValues() -> [String: Any?] {
         guard isLoaded else { return [:] }
         var changes: [String: Any?] = [:]
+        let snapshot = snapshot
         for attribute in entity.attributes where attribute.column != nil {
             let value = attributeValues[attribute.index]
-            let committed = snapshot?.attributes[attribute.index] ?? .null
-            if snapshot == nil ? !value.isNull : value != committed {
+            if snapshot.map({ value != $0.attributes[attribute.index] }) ?? !value.isNull {
                 changes[attribute.name] = ValueConversion.swiftValue(value, type: attribute.description.type)
             }
         }
@@ -243,7 +262,6 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     func loadEmpty() {
         // A copy of its own: the first write into the shared defaults would copy them the slow way.
         attributeValues = entity.defaultValues.freshCopy()
-        writtenAttributes = .max
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
         toManyValues = entity.unloadedToMany
         isLoaded = true
@@ -255,10 +273,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         attributeValues = []
         toOneValues = ToOneSlots()
         toManyValues = []
-        snapshotAttributes = []
-        snapshotToOne = ToOneSlots()
+        originalAttributes.removeAll()
+        originalToOnes.removeAll()
         snapshotVersion = nil
-        writtenAttributes = 0
     }
 
     // MARK: Hashable (identity)
