@@ -237,6 +237,27 @@ struct ObjectTests {
         #expect(loaded.calls == ["awakeFromFetch"])
         #expect(try loaded.value(forKey: "budget") as? Decimal == Decimal(7))
     }
+
+    @Test("a fetch awakes the objects it loads, once each, and not those loaded before")
+    func awakeOnlyLoaded() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        coordinator.register(HookedDepartment.self, forEntityName: "Department")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let inserted = try (0..<4).map { _ in try context.insertNewObject(forEntityName: "Department") }
+        try context.save()
+        let ids = inserted.map(\.objectID)   // permanent since the save
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        // The second and fourth are loaded before the fetch; the first is registered but a fault.
+        let second = try #require(try fresh.existingObject(with: ids[1]) as? HookedDepartment)
+        let fourth = try #require(try fresh.existingObject(with: ids[3]) as? HookedDepartment)
+        let first = try #require(fresh.object(with: ids[0]) as? HookedDepartment)
+        #expect(first.calls.isEmpty)
+        let fetched = try fresh.fetch(FetchRequest(entityName: "Department")).compactMap { $0 as? HookedDepartment }
+        #expect(fetched.map(\.objectID) == ids)
+        #expect(fetched.map(\.calls) == [["awakeFromFetch"], ["awakeFromFetch"], ["awakeFromFetch"], ["awakeFromFetch"]])
+        #expect(second.calls == ["awakeFromFetch"] && fourth.calls == ["awakeFromFetch"])
+    }
 }
 
 

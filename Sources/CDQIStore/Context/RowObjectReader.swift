@@ -9,9 +9,9 @@
 struct RowObjectReader {
     private let context: ManagedObjectContext
     private let schema: ModelLayout
-    /// The positions of the objects filled among those returned so far (positions rather than the
-    /// objects: the caller holds them, and a list of references would retain and release each).
-    private var filledPositions: [Int] = []
+    /// The positions, among the objects returned so far, of those not filled (registered and loaded
+    /// already): usually none, so that a fetch of many new objects keeps no list as long as its result.
+    private var unfilledPositions: [Int] = []
     private var returnedCount = 0
     // The entity of the last row and its class: rows mostly come in runs of one entity.
     private var currentNumber = -1
@@ -40,7 +40,8 @@ struct RowObjectReader {
         // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
         if !object.isLoaded && object.entity.number == number {
             context.fill(object, from: statement, plan: layout.tablePlan)
-            filledPositions.append(returnedCount)
+        } else {
+            unfilledPositions.append(returnedCount)
         }
         returnedCount += 1
         return registered
@@ -49,8 +50,19 @@ struct RowObjectReader {
     /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object
     /// ``object(at:)`` returned, in order.
     mutating func awakeFilledObjects(in returned: [ManagedObject]) {
-        for position in filledPositions where position < returned.count { returned[position].awakeFromFetch() }
-        filledPositions = []
+        let count = min(returnedCount, returned.count)
+        var nextUnfilled = 0
+        returned.withUnsafeBufferPointer { objects in
+            for position in 0..<count {
+                if nextUnfilled < unfilledPositions.count && unfilledPositions[nextUnfilled] == position {
+                    nextUnfilled += 1
+                    continue
+                }
+                // The array keeps the object alive: the call needs no retain of its own.
+                Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef { $0.awakeFromFetch() }
+            }
+        }
+        unfilledPositions = []
         returnedCount = 0
     }
 }
