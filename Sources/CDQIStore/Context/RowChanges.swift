@@ -47,10 +47,12 @@ struct RowChanges {
         }
     }
 
+    // Element by element: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, which cost more
+    // than the rest of collecting a row's changes.
     private mutating func removeAll() {
-        attributes.removeAll(keepingCapacity: true)
-        toOnes.removeAll(keepingCapacity: true)
-        shape.removeAll(keepingCapacity: true)
+        while !attributes.isEmpty { attributes.removeLast() }
+        while !toOnes.isEmpty { toOnes.removeLast() }
+        while !shape.isEmpty { shape.removeLast() }
     }
 
     private mutating func append(attribute index: Int) {
