@@ -28,13 +28,11 @@ struct SaveValidation {
                 }
             }
         }
-        for relationship in object.entity.relationships where relationship.isStored {
+        // Only relationships with something to check: an optional to-many one without count limits need
+        // not even be loaded.
+        for relationship in object.entity.validatedRelationships {
             let description = relationship.description
             if relationship.isToMany {
-                // An optional relationship without count limits has nothing to check (and need not be loaded).
-                guard !description.isOptional || description.minCount != nil || (description.maxCount ?? 0) > 0 else {
-                    continue
-                }
                 let count = try object.toMany(relationship).objects.count { !$0.deletedFlag }
                 if count == 0 && !description.isOptional && (description.minCount ?? 0) <= 1 {
                     fail(object, relationship.name, .missingMandatoryProperty)

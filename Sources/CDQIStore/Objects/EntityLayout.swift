@@ -42,6 +42,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     let storedToOnes: [RelationshipSlot]
     /// The stored attributes a save validates: required ones and those with a range, length or pattern.
     let validatedAttributes: [AttributeSlot]
+    /// The stored relationships a save validates: required ones and to-many ones with count limits.
+    let validatedRelationships: [RelationshipSlot]
     /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
     /// many-to-many relationship, or order keys of an ordered one.
     let writesRelationshipRows: Bool
@@ -126,6 +128,12 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         storedAttributeIndices = attributes.filter { $0.column != nil }.map(\.index)
         isStoredAttribute = attributes.map { $0.column != nil }
         validatedAttributes = attributes.filter { $0.column != nil && ($0.hasValueConstraints || !$0.isOptional) }
+        validatedRelationships = relationships.filter { relationship in
+            let description = relationship.description
+            guard relationship.isStored else { return false }
+            guard relationship.isToMany else { return !description.isOptional }
+            return !description.isOptional || description.minCount != nil || (description.maxCount ?? 0) > 0
+        }
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
         storedToOnes = relationships.filter { !$0.isToMany && $0.columns.value != nil }
         writesRelationshipRows = relationships.contains { $0.join != nil || $0.isOrdered }
