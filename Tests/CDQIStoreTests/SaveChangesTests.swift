@@ -30,4 +30,35 @@ struct SaveChangesTests {
         }
         #expect(counts == Array(repeating: 1_000, count: 8))
     }
+
+    @Test("a save's changes name the saved objects' permanent IDs, read in other tasks after the context is gone")
+    func changesOutliveTheContext() async throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let (changes, expected) = try Self.saveInsertsUpdatesAndDeletes(coordinator)
+        let read = await Task.detached { (changes.inserted, changes.updated, changes.deleted) }.value
+        #expect(read.0 == expected.inserted && read.1 == expected.updated && read.2 == expected.deleted)
+        #expect(read.0.allSatisfy { !$0.isTemporaryID } && read.0.count == 2)
+    }
+
+    /// Saves two departments, then a change to one and the other's deletion, in a context released
+    /// before returning: the second save's changes and the IDs it must name (each worked out from the
+    /// rows the store holds, not from the changes).
+    private static func saveInsertsUpdatesAndDeletes(_ coordinator: PersistentStoreCoordinator) throws
+        -> (changes: SaveChanges, expected: (inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>))
+    {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let kept = try ContextTestSupport.insert(context, "Department", ["name": "Kept"])
+        let gone = try ContextTestSupport.insert(context, "Department", ["name": "Gone"])
+        try context.save()
+        try kept.setValue("Renamed", forKey: "name")
+        try context.delete(gone)
+        let added = try (0..<2).map { try ContextTestSupport.insert(context, "Employee", ["firstName": "E\($0)", "lastName": "L"]) }
+        let changes = try context.save()
+        let keys = try ContextTestSupport.rows(coordinator, "SELECT Z_PK FROM ZEMPLOYEE ORDER BY Z_PK").map { $0[0] }
+        #expect(keys == ["1", "2"])
+        let inserted = Set(added.map(\.objectID))
+        #expect(Set(inserted.compactMap { $0.primaryKey.map(String.init) }) == Set(keys))
+        return (changes, (inserted, [kept.objectID], [gone.objectID]))
+    }
 }

@@ -104,13 +104,9 @@ extension ManagedObjectContext {
         return (left.objectID.primaryKey ?? 0) < (right.objectID.primaryKey ?? 0)
     }
 
-    /// Brings the objects in line with what was written, and returns the IDs the save wrote. One pass
+    /// Brings the objects in line with what was written, and returns what the save wrote. One pass
     /// over each list: a save of many objects walks more memory than the caches hold.
     private func finish(_ plan: SavePlan, _ result: SaveResult) -> SaveChanges {
-        var inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []
-        inserted.reserveCapacity(plan.inserted.count)
-        updated.reserveCapacity(plan.updated.count)
-        deleted.reserveCapacity(plan.deleted.count)
         let storeIdentifier = coordinator.storeIdentifier
         for object in plan.inserted {
             if let key = object.allocatedKey {
@@ -125,12 +121,10 @@ extension ManagedObjectContext {
                 object.takeSnapshot(version: 1)
             }
             commitToMany(of: object)
-            inserted.append(object.objectID)
         }
         // Conflict resolution's outcomes are rare: looked up only when there are some.
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
-            updated.append(object.objectID)
             var version = (object.snapshotVersion ?? 0) + 1
             if resolvedConflicts {
                 let id = ObjectIdentifier(object)
@@ -145,12 +139,11 @@ extension ManagedObjectContext {
             commitToMany(of: object)
         }
         for object in plan.deleted {
-            deleted.append(object.objectID)
             object.deletedFlag = false
             unregister(object)
         }
         touched.removeAll()
-        return SaveChanges(inserted: inserted, updated: updated, deleted: deleted)
+        return SaveChanges(insertedObjects: plan.inserted, updatedObjects: plan.updated, deletedObjects: plan.deleted)
     }
 
     /// Puts the values a merge policy wrote into an updated object; the inverse to-many lists of the

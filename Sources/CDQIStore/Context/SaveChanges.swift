@@ -4,8 +4,9 @@ import Foundation
 /// Pass it to ``ManagedObjectContext/mergeChanges(_:)`` of other contexts on the same store so they
 /// stop showing stale values; it is `Sendable`, so it may cross tasks.
 ///
-/// A save lists the IDs; the sets are built when first read (most saves' changes are never read, and
-/// hashing every ID of a large save cost a tenth of the save).
+/// A save lists the objects it wrote; their IDs, and the sets, are made when first read (most saves'
+/// changes are never read: hashing every ID of a large save cost a tenth of the save, and copying every
+/// ID out of its object a few percent).
 public struct SaveChanges: Sendable, Hashable {
     private var storage: Storage
 
@@ -16,7 +17,14 @@ public struct SaveChanges: Sendable, Hashable {
 
     /// The changes of a save, as lists of distinct IDs.
     init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
-        storage = Storage(lists: IDLists(inserted: inserted, updated: updated, deleted: deleted))
+        storage = Storage(lists: IDLists(inserted: .ids(inserted), updated: .ids(updated), deleted: .ids(deleted)))
+    }
+
+    /// The changes of a save, as lists of distinct objects whose IDs are permanent and final (a save's
+    /// inserted, updated and deleted objects once it has finished).
+    init(insertedObjects: [ManagedObject], updatedObjects: [ManagedObject], deletedObjects: [ManagedObject]) {
+        storage = Storage(lists: IDLists(
+            inserted: .objects(insertedObjects), updated: .objects(updatedObjects), deleted: .objects(deletedObjects)))
     }
 
     /// The objects the save inserted.
@@ -56,9 +64,30 @@ public struct SaveChanges: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.sets) }
 
     private struct IDLists {
-        var inserted: [ManagedObjectID]
-        var updated: [ManagedObjectID]
-        var deleted: [ManagedObjectID]
+        var inserted: IDList
+        var updated: IDList
+        var deleted: IDList
+    }
+
+    /// IDs, or the objects they are read from. An object's ID changes only when the save that inserts
+    /// it finishes, so reading it later, from any thread, reads a value no one writes any more.
+    private enum IDList {
+        case ids([ManagedObjectID])
+        case objects([ManagedObject])
+
+        var ids: [ManagedObjectID] {
+            switch self {
+            case .ids(let ids): ids
+            case .objects(let objects): objects.map(\.objectID)
+            }
+        }
+
+        var isEmpty: Bool {
+            switch self {
+            case .ids(let ids): ids.isEmpty
+            case .objects(let objects): objects.isEmpty
+            }
+        }
     }
 
     private struct IDSets: Hashable {
@@ -90,8 +119,8 @@ public struct SaveChanges: Sendable, Hashable {
             lock.withLock {
                 if let built { return built }
                 let sets = IDSets(
-                    inserted: Set(lists?.inserted ?? []), updated: Set(lists?.updated ?? []),
-                    deleted: Set(lists?.deleted ?? []))
+                    inserted: Set(lists?.inserted.ids ?? []), updated: Set(lists?.updated.ids ?? []),
+                    deleted: Set(lists?.deleted.ids ?? []))
                 built = sets
                 lists = nil
                 return sets
@@ -101,7 +130,7 @@ public struct SaveChanges: Sendable, Hashable {
         var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
             lock.withLock {
                 if let built { return (Array(built.updated), Array(built.deleted)) }
-                return (lists?.updated ?? [], lists?.deleted ?? [])
+                return (lists?.updated.ids ?? [], lists?.deleted.ids ?? [])
             }
         }
     }
