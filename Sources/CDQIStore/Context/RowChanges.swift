@@ -88,7 +88,7 @@ struct RowChanges {
         to statement: SQLiteStatement, layout: EntityLayout, attributeValues: [StoredValue]
     ) throws(SQLiteError) -> Int {
         var position = 1
-        for index in attributes where layout.attributes[index].column != nil {
+        for index in attributes where layout.isStoredAttribute[index] {
             try statement.bind(attributeValues[index], at: position)
             position += 1
         }

@@ -18,12 +18,13 @@ struct SaveWriter {
     private var lastInsert: (layout: ObjectIdentifier, statement: SQLiteStatement)?
     /// Prepared UPDATEs by entity layout and changed columns, for this save.
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
-    /// The UPDATE used last: updates of many objects mostly change the same columns, and comparing
-    /// with it costs less than hashing the column names.
-    private var lastUpdate: (shape: UpdateShape, statement: SQLiteStatement)?
+    /// The UPDATE used last and its shape: updates of many objects mostly change the same columns, and
+    /// comparing with it (in place: copying the shape out retained it) costs less than hashing.
+    private var lastUpdate: SQLiteStatement?
+    private var lastUpdateShape = UpdateShape(layout: nil, changes: [])
 
     private struct UpdateShape: Hashable {
-        let layout: ObjectIdentifier
+        let layout: ObjectIdentifier?
         /// ``RowChanges/shape``.
         let changes: [Int]
     }
@@ -284,12 +285,12 @@ struct SaveWriter {
     /// The UPDATE that writes ``changes`` to a row of `layout` (and the version), prepared once per
     /// save and shape: updates of many objects usually change the same columns.
     private mutating func updateStatement(for layout: EntityLayout) throws -> SQLiteStatement {
-        if let last = lastUpdate, last.shape.layout == ObjectIdentifier(layout), last.shape.changes == changes.shape {
-            return last.statement
+        if let last = lastUpdate, lastUpdateShape.layout == ObjectIdentifier(layout), lastUpdateShape.changes == changes.shape {
+            return last
         }
         let shape = UpdateShape(layout: ObjectIdentifier(layout), changes: changes.shape)
         if let statement = updateStatements[shape] {
-            lastUpdate = (shape, statement)
+            (lastUpdate, lastUpdateShape) = (statement, shape)
             return statement
         }
         let sql = "UPDATE \(layout.tableName) SET "
@@ -297,7 +298,7 @@ struct SaveWriter {
             + " WHERE Z_PK = ? AND Z_OPT = ?"
         let statement = try connection.prepare(sql)
         updateStatements[shape] = statement
-        lastUpdate = (shape, statement)
+        (lastUpdate, lastUpdateShape) = (statement, shape)
         return statement
     }
 
