@@ -114,7 +114,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// slot order, until it returns false. Only slots written since the snapshot
     /// (``originalAttributes``) can differ. The object must have a snapshot.
     func forEachChangedAttribute(_ body: (Int) -> Bool) {
-        let originals = originalAttributes.entries
+        let originals = originalAttributes
         guard !originals.isEmpty else { return }
         let layout = entity
         guard attributeValues.count == layout.attributes.count else {
@@ -126,8 +126,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
             guard let current = current.baseAddress else { return }
             var position = 0
             while position < originals.count {
-                let slot = originals[position].slot
-                let changed = withUnsafePointer(to: originals[position].value) { !StoredValue.same(current + slot, $0) }
+                let original = originals[position]
+                let slot = original.slot
+                let changed = withUnsafePointer(to: original.value) { !StoredValue.same(current + slot, $0) }
                 if changed, layout.isStoredAttribute[slot], !body(slot) { return }
                 position += 1
             }
@@ -165,11 +166,15 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var snapshot: Snapshot? {
         guard let version = snapshotVersion else { return nil }
         var attributes = attributeValues
-        for entry in originalAttributes.entries where attributes.indices.contains(entry.slot) {
-            attributes[entry.slot] = entry.value
+        for position in 0..<originalAttributes.count {
+            let entry = originalAttributes[position]
+            if attributes.indices.contains(entry.slot) { attributes[entry.slot] = entry.value }
         }
         var toOne = toOneValues
-        for entry in originalToOnes.entries where toOne.indices.contains(entry.slot) { toOne[entry.slot] = entry.value }
+        for position in 0..<originalToOnes.count {
+            let entry = originalToOnes[position]
+            if toOne.indices.contains(entry.slot) { toOne[entry.slot] = entry.value }
+        }
         return Snapshot(attributes: attributes, toOne: toOne, version: version)
     }
 
