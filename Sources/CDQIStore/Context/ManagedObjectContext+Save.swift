@@ -18,7 +18,8 @@ extension ManagedObjectContext {
     ///   or a store error. A failed save writes nothing and leaves the context exactly as it was.
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
-        for object in Array(touched.values) where object.hasChanges { object.willSave() }
+        // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
+        Self.forEachUnretained(touched.values) { object in if object.hasChanges { object.willSave() } }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
         var writesRelationshipRows = false
         // Whether each list is in order already (objects are mostly touched in that order): noted while
@@ -95,8 +96,16 @@ extension ManagedObjectContext {
         }
         written = true
         let changes = finish(plan, result)
-        for objects in [inserted, updated, deleted] { for object in objects { object.didSave() } }
+        for objects in [inserted, updated, deleted] { Self.forEachUnretained(objects) { $0.didSave() } }
         return changes
+    }
+
+    /// Calls `body` with each object of `objects` without retaining it for the call: the array keeps
+    /// it alive (a retain and release per object and hook was most of the cost of calling an empty one).
+    private static func forEachUnretained(_ objects: [ManagedObject], _ body: (ManagedObject) -> Void) {
+        objects.withUnsafeBufferPointer { objects in
+            for position in objects.indices { Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef(body) }
+        }
     }
 
     private static func savedOrder(_ left: ManagedObject, _ right: ManagedObject) -> Bool {
