@@ -61,4 +61,18 @@ struct SaveChangesTests {
         #expect(Set(inserted.compactMap { $0.primaryKey.map(String.init) }) == Set(keys))
         return (changes, (inserted, [kept.objectID], [gone.objectID]))
     }
+
+    @Test("a save's changes read in another task while the context saves again and resets")
+    func changesReadWhileTheContextGoesOn() async throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let objects = try (0..<200).map { try ContextTestSupport.insert(context, "Department", ["name": "D\($0)"]) }
+        let changes = try context.save()
+        let reader = Task.detached { (0..<50).map { _ in changes.inserted.count } }
+        for (index, object) in objects.enumerated() { try object.setValue("E\(index)", forKey: "name") }
+        try context.save()
+        context.reset()
+        #expect(await reader.value == Array(repeating: 200, count: 50))
+    }
 }

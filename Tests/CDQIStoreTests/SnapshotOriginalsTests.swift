@@ -169,4 +169,112 @@ struct SnapshotOriginalsTests {
         #expect(try ada.value(forKey: "department") as? ManagedObject === sales)
         #expect(!ada.hasChanges)
     }
+
+    /// A coordinator on a new store file for a model of `entities`, and the folder's clean-up.
+    private func coordinator(_ entities: [EntityDescription]) throws -> (PersistentStoreCoordinator, () -> Void) {
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        let coordinator = try PersistentStoreCoordinator(
+            model: ManagedObjectModel(entities: entities), url: folder.appendingPathComponent("Originals.sqlite"))
+        return (coordinator, cleanUp)
+    }
+
+    @Test("a write to a transient attribute is no update; a later stored change is")
+    func transientWriteIsNoUpdate() throws {
+        var entity = EntityDescription(name: "T")
+        var transient = AttributeDescription(name: "t", type: .integer64, isOptional: true)
+        transient.isTransient = true
+        entity.attributes = [transient, AttributeDescription(name: "a", type: .integer64, isOptional: true)]
+        let (coordinator, cleanUp) = try coordinator([entity])
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let object = try context.insertNewObject(forEntityName: "T")
+        try object.setValue(1, forKey: "a")
+        try context.save()
+        try object.setValue(5, forKey: "t")
+        #expect(!object.isUpdated)
+        #expect(object.changedValues().isEmpty)
+        #expect(try context.save().updated.isEmpty)
+        try object.setValue(2, forKey: "a")
+        #expect(object.isUpdated)
+        #expect(object.committedValues["a"] as? Int64 == 1)
+        try context.save()
+        #expect(try ContextTestSupport.rows(coordinator, "SELECT ZA, Z_OPT FROM ZT") == [["2", "2"]])
+    }
+
+    @Test("slots written out of order, some twice, some back to their stored value: committed, changed and saved values")
+    func manySlotsOutOfOrder() throws {
+        var entity = EntityDescription(name: "W")
+        entity.attributes = (0..<10).map { AttributeDescription(name: "a\($0)", type: .integer64, isOptional: true) }
+        let (coordinator, cleanUp) = try coordinator([entity])
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let object = try context.insertNewObject(forEntityName: "W")
+        for slot in 0..<10 { try object.setValue(slot, forKey: "a\(slot)") }
+        try context.save()
+        // a5 and a0 end where they started; a2 is written twice.
+        for (slot, value) in [(5, 50), (2, 20), (7, 70), (2, 21), (0, 1), (9, 90), (5, 5), (1, 11), (0, 0)] {
+            try object.setValue(value, forKey: "a\(slot)")
+        }
+        let committed = object.committedValues
+        for slot in 0..<10 { #expect(committed["a\(slot)"] as? Int64 == Int64(slot)) }
+        #expect(Set(object.changedValues().keys) == ["a1", "a2", "a7", "a9"])
+        try context.save()
+        #expect(
+            try ContextTestSupport.rows(coordinator, "SELECT ZA0, ZA1, ZA2, ZA5, ZA7, ZA9, Z_OPT FROM ZW")
+                == [["0", "11", "21", "5", "70", "90", "2"]])
+    }
+
+    @Test("a uniqueness constraint sees a changed key, and a key set back to its stored value")
+    func uniquenessSeesCommittedValues() throws {
+        var entity = EntityDescription(name: "U")
+        entity.attributes = [
+            AttributeDescription(name: "k", type: .integer64, isOptional: true),
+            AttributeDescription(name: "x", type: .integer64, isOptional: true),
+        ]
+        entity.uniquenessConstraints = [UniquenessConstraint(properties: ["k"])]
+        let (coordinator, cleanUp) = try coordinator([entity])
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let first = try context.insertNewObject(forEntityName: "U")
+        try first.setValue(1, forKey: "k")
+        let second = try context.insertNewObject(forEntityName: "U")
+        try second.setValue(2, forKey: "k")
+        try context.save()
+        try second.setValue(1, forKey: "k")
+        #expect(throws: ContextError.self) { try context.save() }
+        try second.setValue(2, forKey: "k")
+        try second.setValue(9, forKey: "x")
+        try context.save()
+        #expect(try ContextTestSupport.rows(coordinator, "SELECT ZK, ZX FROM ZU ORDER BY Z_PK") == [["1", "NULL"], ["2", "9"]])
+    }
+
+    @Test("a to-one a merge policy took from the store is the committed value, and changing it back is saved")
+    func mergedToOneThenChangedBack() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let setup = ManagedObjectContext(coordinator: coordinator)
+        let sales = try ContextTestSupport.insert(setup, "Department", ["name": "Sales"])
+        let research = try ContextTestSupport.insert(setup, "Department", ["name": "Research"])
+        let ada = try ContextTestSupport.insert(
+            setup, "Employee", ["firstName": "Ada", "lastName": "L", "salary": 1, "department": sales])
+        try setup.save()
+        let a = ManagedObjectContext(coordinator: coordinator)
+        a.mergePolicy = .mergeByPropertyStoreTrump
+        let adaInA = try a.existingObject(with: ada.objectID)
+        let b = ManagedObjectContext(coordinator: coordinator)
+        try b.existingObject(with: ada.objectID).setValue(b.existingObject(with: research.objectID), forKey: "department")
+        try b.save()
+        try adaInA.setValue(7, forKey: "salary")
+        try a.save()   // the store's department wins, a's salary is kept: version 3
+        let query = "SELECT d.ZNAME, e.ZSALARY, e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT"
+        #expect(try ContextTestSupport.rows(coordinator, query) == [["Research", "7", "3"]])
+        let researchInA = try #require(try adaInA.value(forKey: "department") as? ManagedObject)
+        #expect(researchInA.objectID == research.objectID)
+        #expect(!adaInA.hasChanges)
+        #expect(adaInA.committedValues["department"] as? ManagedObject === researchInA)
+        try adaInA.setValue(a.existingObject(with: sales.objectID), forKey: "department")
+        #expect(adaInA.isUpdated)
+        try a.save()
+        #expect(try ContextTestSupport.rows(coordinator, query) == [["Sales", "7", "4"]])
+    }
 }

@@ -104,7 +104,9 @@ extension ManagedObjectContext {
     /// it alive (a retain and release per object and hook was most of the cost of calling an empty one).
     private static func forEachUnretained(_ objects: [ManagedObject], _ body: (ManagedObject) -> Void) {
         objects.withUnsafeBufferPointer { objects in
-            for position in objects.indices { Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef(body) }
+            for position in objects.indices {
+                Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef(body)
+            }
         }
     }
 
@@ -135,16 +137,21 @@ extension ManagedObjectContext {
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
         for object in plan.updated {
             var version = (object.snapshotVersion ?? 0) + 1
+            var merged: RowValues?
             if resolvedConflicts {
                 let id = ObjectIdentifier(object)
                 if result.rolledBack.contains(id) {
                     object.turnIntoFault()
                     continue
                 }
-                if let merged = result.merged[id] { apply(merged, to: object) }
+                merged = result.merged[id]
                 version = result.versions[id] ?? version
             }
-            object.takeSnapshot(version: version)
+            if let merged {
+                apply(merged, to: object, version: version)
+            } else {
+                object.takeSnapshot(version: version)
+            }
             commitToMany(of: object)
         }
         for object in plan.deleted {
@@ -155,10 +162,13 @@ extension ManagedObjectContext {
         return SaveChanges(insertedObjects: plan.inserted, updatedObjects: plan.updated, deletedObjects: plan.deleted)
     }
 
-    /// Puts the values a merge policy wrote into an updated object; the inverse to-many lists of the
-    /// to-one destinations it changes are reloaded from the store when next used.
-    private func apply(_ merged: RowValues, to object: ManagedObject) {
-        // The snapshot is taken right after (``finish(_:_:)``): the kept originals need no update.
+    /// Puts the values a merge policy wrote into an updated object and makes them its snapshot at row
+    /// version `version` (they are what the store holds now); the inverse to-many lists of the to-one
+    /// destinations it changes are reloaded from the store when next used.
+    private func apply(_ merged: RowValues, to object: ManagedObject, version: Int64) {
+        // Slots written directly, not through the write paths that keep originals: the snapshot taken
+        // at the end replaces whatever they would have kept.
+        defer { object.takeSnapshot(version: version) }
         object.attributeValues = merged.attributes
         for relationship in object.entity.relationships where !relationship.isToMany {
             let target = self.object(referencedBy: merged.toOne[relationship.slotIndex])

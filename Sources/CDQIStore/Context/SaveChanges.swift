@@ -130,7 +130,13 @@ public struct SaveChanges: Sendable, Hashable {
         var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
             lock.withLock {
                 if let built { return (Array(built.updated), Array(built.deleted)) }
-                return (lists?.updated.ids ?? [], lists?.deleted.ids ?? [])
+                guard let listed = lists else { return ([], []) }
+                // Read once, then kept as IDs: the objects need not outlive the first read.
+                let ids = IDLists(
+                    inserted: .ids(listed.inserted.ids), updated: .ids(listed.updated.ids),
+                    deleted: .ids(listed.deleted.ids))
+                lists = ids
+                return (ids.updated.ids, ids.deleted.ids)
             }
         }
     }

@@ -44,8 +44,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
-    // The snapshot: the values as the store last held them, in three slots rather than one optional
-    // struct (reading a struct out of an optional retained every reference in it, on every check).
+    // The snapshot: the values as the store last held them, kept as the originals of the slots written
+    // since (the other slots hold their snapshot values) and the row version, in slots of their own
+    // rather than one optional struct (reading a struct out of an optional retained every reference in it).
     /// The snapshot's attribute values for the slots written since it was taken.
     @exclusivity(unchecked) var originalAttributes = SnapshotOriginals<StoredValue>()
     /// The snapshot's to-one destinations for the slots written since it was taken.
