@@ -115,8 +115,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// slot order, until it returns false. Only slots written since the snapshot
     /// (``originalAttributes``) can differ. The object must have a snapshot.
     func forEachChangedAttribute(_ body: (Int) -> Bool) {
-        let originals = originalAttributes
-        guard !originals.isEmpty else { return }
+        guard !originalAttributes.isEmpty else { return }
         let layout = entity
         guard attributeValues.count == layout.attributes.count else {
             for slot in layout.storedAttributeIndices where !body(slot) { return }
@@ -126,8 +125,8 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         attributeValues.withUnsafeBufferPointer { current in
             guard let current = current.baseAddress else { return }
             var position = 0
-            while position < originals.count {
-                let original = originals[position]
+            while position < originalAttributes.count {
+                let original = originalAttributes[position]
                 let slot = original.slot
                 let changed = withUnsafePointer(to: original.value) { !StoredValue.same(current + slot, $0) }
                 if changed, layout.isStoredAttribute[slot], !body(slot) { return }
