@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
         // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
-        Self.forEachUnretained(touched.values) { object in if object.hasChanges { object.willSave() } }
+        touched.values.forEachUnretained { _, object in if object.hasChanges { object.willSave() } }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
         var writesRelationshipRows = false
         // Whether each list is in order already (objects are mostly touched in that order): noted while
@@ -96,18 +96,8 @@ extension ManagedObjectContext {
         }
         written = true
         let changes = finish(plan, result)
-        for objects in [inserted, updated, deleted] { Self.forEachUnretained(objects) { $0.didSave() } }
+        for objects in [inserted, updated, deleted] { objects.forEachUnretained { $1.didSave() } }
         return changes
-    }
-
-    /// Calls `body` with each object of `objects` without retaining it for the call: the array keeps
-    /// it alive (a retain and release per object and hook was most of the cost of calling an empty one).
-    private static func forEachUnretained(_ objects: [ManagedObject], _ body: (ManagedObject) -> Void) {
-        objects.withUnsafeBufferPointer { objects in
-            for position in objects.indices {
-                Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef(body)
-            }
-        }
     }
 
     private static func savedOrder(_ left: ManagedObject, _ right: ManagedObject) -> Bool {

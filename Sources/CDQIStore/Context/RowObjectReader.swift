@@ -50,16 +50,13 @@ struct RowObjectReader {
     /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object
     /// ``object(at:)`` returned, in order.
     mutating func awakeFilledObjects(in returned: [ManagedObject]) {
-        let count = min(returnedCount, returned.count)
         var nextUnfilled = 0
-        returned.withUnsafeBufferPointer { objects in
-            for position in 0..<count {
-                if nextUnfilled < unfilledPositions.count && unfilledPositions[nextUnfilled] == position {
-                    nextUnfilled += 1
-                    continue
-                }
-                // The array keeps the object alive: the call needs no retain of its own.
-                Unmanaged.passUnretained(objects[position])._withUnsafeGuaranteedRef { $0.awakeFromFetch() }
+        returned.forEachUnretained { position, object in
+            guard position < returnedCount else { return }
+            if nextUnfilled < unfilledPositions.count && unfilledPositions[nextUnfilled] == position {
+                nextUnfilled += 1
+            } else {
+                object.awakeFromFetch()
             }
         }
         unfilledPositions = []
