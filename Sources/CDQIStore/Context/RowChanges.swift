@@ -20,18 +20,16 @@ struct RowChanges {
     /// nil); `reference` gives a target's key as the save writes it.
     mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
         removeAll()
-        let layout = object.entity
         object.forEachChangedAttribute { slot in
             append(attribute: slot)
             return true
         }
-        guard !object.originalToOnes.isEmpty else { return }
-        for relationship in layout.storedToOnes {
-            let now = object.toOneValues[relationship.slotIndex]
-            let before = object.committedToOne(at: relationship.slotIndex)
-            if now === before { continue }
-            let target = reference(now)
-            if !Self.same(reference(before), target) { append(toOne: relationship.index, target: target) }
+        object.forEachChangedToOne { relationship in
+            let target = reference(object.toOneValues[relationship.slotIndex])
+            if !Self.same(reference(object.committedToOne(at: relationship.slotIndex)), target) {
+                append(toOne: relationship.index, target: target)
+            }
+            return true
         }
     }
 

@@ -93,20 +93,18 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     var hasPersistentChanges: Bool {
         guard isLoaded else { return false }
         guard snapshotVersion != nil else { return true }
-        if !originalAttributes.isEmpty {
-            var changed = false
-            forEachChangedAttribute { _ in
+        var changed = false
+        forEachChangedAttribute { _ in
+            changed = true
+            return false
+        }
+        if !changed {
+            forEachChangedToOne { _ in
                 changed = true
                 return false
             }
-            if changed { return true }
         }
-        if !originalToOnes.isEmpty {
-            for relationship in entity.storedToOnes
-            where toOneValues[relationship.slotIndex] !== committedToOne(at: relationship.slotIndex) {
-                return true
-            }
-        }
+        if changed { return true }
         for slot in entity.storedToManySlots where toManyValues[slot]?.isChanged == true { return true }
         return false
     }
@@ -132,6 +130,17 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
                 if changed, layout.isStoredAttribute[slot], !body(slot) { return }
                 position += 1
             }
+        }
+    }
+
+    /// Calls `body` with each stored to-one relationship whose destination differs from the snapshot's,
+    /// in slot order, until it returns false. Only slots written since the snapshot
+    /// (``originalToOnes``) can differ. The object must have a snapshot.
+    func forEachChangedToOne(_ body: (RelationshipSlot) -> Bool) {
+        guard !originalToOnes.isEmpty else { return }
+        for relationship in entity.storedToOnes
+        where toOneValues[relationship.slotIndex] !== committedToOne(at: relationship.slotIndex) && !body(relationship) {
+            return
         }
     }
 
