@@ -20,11 +20,10 @@ struct SaveWriter {
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
     /// The UPDATE used last and its shape: updates of many objects mostly change the same columns, and
     /// comparing with it (in place: copying the shape out retained it) costs less than hashing.
-    private var lastUpdate: SQLiteStatement?
-    private var lastUpdateShape = UpdateShape(layout: nil, changes: [])
+    private var lastUpdate: (statement: SQLiteStatement, shape: UpdateShape)?
 
     private struct UpdateShape: Hashable {
-        let layout: ObjectIdentifier?
+        let layout: ObjectIdentifier
         /// ``RowChanges/shape``.
         let changes: [Int]
     }
@@ -285,12 +284,14 @@ struct SaveWriter {
     /// The UPDATE that writes ``changes`` to a row of `layout` (and the version), prepared once per
     /// save and shape: updates of many objects usually change the same columns.
     private mutating func updateStatement(for layout: EntityLayout) throws -> SQLiteStatement {
-        if let last = lastUpdate, lastUpdateShape.layout == ObjectIdentifier(layout), lastUpdateShape.changes == changes.shape {
-            return last
+        if lastUpdate?.shape.layout == ObjectIdentifier(layout), lastUpdate?.shape.changes == changes.shape,
+            let statement = lastUpdate?.statement
+        {
+            return statement
         }
         let shape = UpdateShape(layout: ObjectIdentifier(layout), changes: changes.shape)
         if let statement = updateStatements[shape] {
-            (lastUpdate, lastUpdateShape) = (statement, shape)
+            lastUpdate = (statement, shape)
             return statement
         }
         let sql = "UPDATE \(layout.tableName) SET "
@@ -298,7 +299,7 @@ struct SaveWriter {
             + " WHERE Z_PK = ? AND Z_OPT = ?"
         let statement = try connection.prepare(sql)
         updateStatements[shape] = statement
-        (lastUpdate, lastUpdateShape) = (statement, shape)
+        lastUpdate = (statement, shape)
         return statement
     }
 
