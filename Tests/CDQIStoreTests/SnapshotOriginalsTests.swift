@@ -27,6 +27,14 @@ struct SnapshotOriginalsTests {
         return (coordinator, context, employee, cleanUp)
     }
 
+    /// A coordinator on a new store file for a model of `entities`, and the folder's clean-up.
+    private func coordinator(_ entities: [EntityDescription]) throws -> (PersistentStoreCoordinator, () -> Void) {
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        let coordinator = try PersistentStoreCoordinator(
+            model: ManagedObjectModel(entities: entities), url: folder.appendingPathComponent("Originals.sqlite"))
+        return (coordinator, cleanUp)
+    }
+
     @Test("a change kept through refresh(mergeChanges: true) is written by the next save")
     func changeKeptThroughRefresh() throws {
         let (coordinator, context, grace, cleanUp) = try savedEmployee("Grace", "Hopper", salary: 10)
@@ -73,10 +81,8 @@ struct SnapshotOriginalsTests {
     func wideEntity() throws {
         var wide = EntityDescription(name: "Wide")
         wide.attributes = (0..<40).map { AttributeDescription(name: "a\($0)", type: .integer64, isOptional: true) }
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        let (coordinator, cleanUp) = try coordinator([wide])
         defer { cleanUp() }
-        let coordinator = try PersistentStoreCoordinator(
-            model: ManagedObjectModel(entities: [wide]), url: folder.appendingPathComponent("Wide.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         let object = try context.insertNewObject(forEntityName: "Wide")
         try object.setValue(1, forKey: "a3")
@@ -168,14 +174,6 @@ struct SnapshotOriginalsTests {
         #expect(try ada.value(forKey: "nickName") == nil)
         #expect(try ada.value(forKey: "department") as? ManagedObject === sales)
         #expect(!ada.hasChanges)
-    }
-
-    /// A coordinator on a new store file for a model of `entities`, and the folder's clean-up.
-    private func coordinator(_ entities: [EntityDescription]) throws -> (PersistentStoreCoordinator, () -> Void) {
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        let coordinator = try PersistentStoreCoordinator(
-            model: ManagedObjectModel(entities: entities), url: folder.appendingPathComponent("Originals.sqlite"))
-        return (coordinator, cleanUp)
     }
 
     @Test("a write to a transient attribute is no update; a later stored change is")
