@@ -32,8 +32,8 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The number of to-one and to-many slots.
     let toOneCount: Int
     let toManyCount: Int
-    /// The slots of the stored (not transient) attributes and to-many relationships: what a save
-    /// compares with the snapshot, without copying a slot description per property.
+    /// The slots of the stored (not transient) attributes and to-many relationships: what a save writes
+    /// and compares, without copying a slot description per property.
     let storedAttributeIndices: [Int]
     /// Whether each attribute slot is stored (has a column).
     let isStoredAttribute: [Bool]
