@@ -42,7 +42,8 @@ struct SaveValidation {
                 if let maximum = description.maxCount, maximum > 0, count > maximum {
                     fail(object, relationship.name, .tooManyObjects(maximum: maximum, count: count))
                 }
-            } else if !description.isOptional {
+            } else {
+                // A required to-one (the only kind of to-one validated).
                 let destination = object.toOneValues[relationship.slotIndex]
                 if destination == nil || destination?.deletedFlag == true {
                     fail(object, relationship.name, .missingMandatoryProperty)
