@@ -187,12 +187,11 @@ import Testing
         #expect(output.standardOutput.isEmpty)
     }
 
-    @Test func queriesACopiedAppleWrittenStore() throws {
-        let corpus = CommandRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        guard FileManager.default.fileExists(atPath: corpus.path) else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+    static let corpus = CommandRunner.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpus.path), "../shared/corpus is not present beside this checkout"))
+    func queriesACopiedAppleWrittenStore() throws {
+        let corpus = Self.corpus
         let folder = try TemporaryFolder()
         let name = "alemar11__CoreDataPlus__SampleModel_V1.sqlite"
         let store = folder.url.appendingPathComponent(name)

@@ -26,12 +26,9 @@ import Testing
         Pair(store: "magicalpanda__MagicalRecord__Recipes.sqlite", bundle: "magicalpanda__MagicalRecord__Recipes", version: "Recipes"),
     ]
 
-    @Test(arguments: pairs)
+    @Test(.enabled(if: InterchangeTestSupport.corpus != nil, "../shared/corpus is not present beside this checkout"), arguments: pairs)
     func appleStoreRoundTrips(pair: Pair) throws {
-        guard let corpus = InterchangeTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+        let corpus = try #require(InterchangeTestSupport.corpus)
         let model = try ModelLoader().load(
             url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version).model
         let folder = try InterchangeTestSupport.Folder()

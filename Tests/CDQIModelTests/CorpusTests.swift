@@ -4,7 +4,7 @@ import Testing
 
 /// Walks every real-world model of `../shared/corpus/models`: each loads, or fails with a typed error
 /// whose diagnostics name a file; nothing crashes.
-@Suite("Corpus models")
+@Suite("Corpus models", .enabled(if: TestPaths.corpusModels != nil, TestPaths.corpusAbsent))
 struct CorpusTests {
     /// Bundles whose failure is expected, with the reason (checked, so a fix or a regression shows up).
     static let expectedFailures: [String: String] = [
@@ -14,10 +14,7 @@ struct CorpusTests {
 
     @Test("every corpus model loads or fails with a clear error")
     func walkCorpus() throws {
-        guard let corpus = TestPaths.corpusModels else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+        let corpus = try #require(TestPaths.corpusModels)
         let bundles = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
             .filter { $0.hasSuffix(".xcdatamodeld") || $0.hasSuffix(".xcdatamodel") }
             .sorted()
@@ -51,10 +48,7 @@ struct CorpusTests {
 
     @Test("every version of every corpus bundle loads")
     func walkAllVersions() throws {
-        guard let corpus = TestPaths.corpusModels else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+        let corpus = try #require(TestPaths.corpusModels)
         let loader = ModelLoader()
         var versions = 0, legacy = 0
         for bundle in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()

@@ -4,7 +4,7 @@ import Testing
 
 /// The Xcode 3 models of the corpus load. Expected counts and values were read from the files with
 /// Python's `plistlib` (an independent keyed-archive reader), not from this decoder.
-@Suite("Legacy corpus models")
+@Suite("Legacy corpus models", .enabled(if: TestPaths.corpusModels != nil, TestPaths.corpusAbsent))
 struct LegacyCorpusTests {
     /// (bundle, version or nil, entities, attributes, relationships).
     static let expected: [(String, String?, Int, Int, Int)] = [
@@ -20,18 +20,15 @@ struct LegacyCorpusTests {
         ("Automattic__simplenote-ios__Simplenote.xcdatamodeld", "Simplenote", 1, 16, 0),
     ]
 
-    private func load(_ bundle: String, version: String? = nil) throws -> LoadedModel? {
-        guard let corpus = TestPaths.corpusModels else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return nil
-        }
+    private func load(_ bundle: String, version: String? = nil) throws -> LoadedModel {
+        let corpus = try #require(TestPaths.corpusModels)
         return try ModelLoader().load(url: corpus.appendingPathComponent(bundle), version: version)
     }
 
     @Test("every legacy corpus model loads with the entities and properties it holds")
     func counts() throws {
         for (bundle, version, entities, attributes, relationships) in Self.expected {
-            guard let loaded = try load(bundle, version: version) else { return }
+            let loaded = try load(bundle, version: version)
             let model = loaded.model
             #expect(model.entities.count == entities, "\(bundle) \(version ?? "")")
             #expect(model.entities.reduce(0) { $0 + $1.attributes.count } == attributes, "\(bundle) \(version ?? "")")
@@ -44,7 +41,7 @@ struct LegacyCorpusTests {
 
     @Test("MagicalRecord Recipes: names, types, defaults, transformers, inverses and delete rules")
     func recipes() throws {
-        guard let loaded = try load("magicalpanda__MagicalRecord__Recipes.xcdatamodeld") else { return }
+        let loaded = try load("magicalpanda__MagicalRecord__Recipes.xcdatamodeld")
         let model = loaded.model
         #expect(model.versionName == "Recipes")
         #expect(model.entities.map(\.name) == ["Image", "Ingredient", "Recipe", "RecipeType"])
@@ -75,7 +72,7 @@ struct LegacyCorpusTests {
 
     @Test("RestKit Data Model: inheritance, ordered relationships, class names and userInfo")
     func restKitDataModel() throws {
-        guard let loaded = try load("RestKit__RestKit__Data Model.xcdatamodel") else { return }
+        let loaded = try load("RestKit__RestKit__Data Model.xcdatamodel")
         let model = loaded.model
         #expect(model.entity(named: "Child")?.parentEntityName == "Human")
         #expect(model.entity(named: "Parent")?.parentEntityName == "Human")
@@ -98,9 +95,9 @@ struct LegacyCorpusTests {
 
     @Test("MigrationV2: minimum and maximum values, and the current version")
     func migration() throws {
-        guard let current = try load("fruitsamples__MigrationV2__Migration.xcdatamodeld") else { return }
+        let current = try load("fruitsamples__MigrationV2__Migration.xcdatamodeld")
         #expect(current.model.versionName == "Migration_Old")
-        guard let new = try load("fruitsamples__MigrationV2__Migration.xcdatamodeld", version: "Migration_New") else { return }
+        let new = try load("fruitsamples__MigrationV2__Migration.xcdatamodeld", version: "Migration_New")
         let rating = try #require(new.model.entity(named: "Recipe")?.attribute(named: "rating"))
         #expect(rating.minValueString == "0" && rating.maxValueString == "5")
         #expect(new.model.entity(named: "Cuisine") != nil)

@@ -6,21 +6,19 @@ import Testing
 /// with these very legacy models, and their metadata holds every entity's version hash. A hash covers
 /// the entity's name, abstractness, parent, and each stored property's name, optionality, type,
 /// destination, inverse and counts, so equal hashes mean all of those were decoded right.
-@Suite("Legacy model version hashes")
+@Suite(
+    "Legacy model version hashes",
+    .enabled(if: TestPaths.corpusModels != nil, TestPaths.corpusAbsent),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "/usr/bin/sqlite3 is not installed, so store metadata cannot be read")
+)
 struct LegacyModelHashTests {
     static let sqlite = "/usr/bin/sqlite3"
 
     /// `NSStoreModelVersionHashes` of a corpus store, read from a copy (opening the original could
-    /// change it), or `nil` when the corpus or the sqlite3 tool is missing.
+    /// change it), or `nil` when its metadata cannot be decoded (the suite is skipped when the corpus or
+    /// the sqlite3 tool is missing).
     private func storedHashes(_ store: String) throws -> [String: Data]? {
-        guard let models = TestPaths.corpusModels else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return nil
-        }
-        guard FileManager.default.isExecutableFile(atPath: Self.sqlite) else {
-            print("skipped: \(Self.sqlite) is not installed, so the store metadata cannot be read")
-            return nil
-        }
+        let models = try #require(TestPaths.corpusModels)
         let stores = models.deletingLastPathComponent().appendingPathComponent("stores")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-legacy-hash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,17 +50,16 @@ struct LegacyModelHashTests {
         return (plist as? [String: Any])?["NSStoreModelVersionHashes"] as? [String: Data]
     }
 
-    private func computedHashes(_ bundle: String, version: String? = nil) throws -> [String: Data]? {
-        guard let models = TestPaths.corpusModels else { return nil }
+    private func computedHashes(_ bundle: String, version: String? = nil) throws -> [String: Data] {
+        let models = try #require(TestPaths.corpusModels)
         let model = try ModelLoader().load(url: models.appendingPathComponent(bundle), version: version).model
         return ModelVersionHashes(model: model).entityHashes
     }
 
     @Test("MagicalRecord Recipes.sqlite: all 4 entity hashes match both binary versions", arguments: ["Recipes", "Recipes 2"])
     func recipes(version: String) throws {
-        guard let stored = try storedHashes("magicalpanda__MagicalRecord__Recipes.sqlite"),
-            let computed = try computedHashes("magicalpanda__MagicalRecord__Recipes.xcdatamodeld", version: version)
-        else { return }
+        let stored = try #require(try storedHashes("magicalpanda__MagicalRecord__Recipes.sqlite"))
+        let computed = try computedHashes("magicalpanda__MagicalRecord__Recipes.xcdatamodeld", version: version)
         #expect(stored.keys.sorted() == ["Image", "Ingredient", "Recipe", "RecipeType"])
         #expect(computed.keys.sorted() == stored.keys.sorted())
         for (entity, hash) in stored {
@@ -82,9 +79,8 @@ struct LegacyModelHashTests {
 
     @Test("RestKit RKSeedDatabase.sqlite: both entity hashes match RKTwitterCoreData")
     func restKitTwitter() throws {
-        guard let stored = try storedHashes("RestKit__RestKit__RKSeedDatabase.sqlite"),
-            let computed = try computedHashes("RestKit__RestKit__RKTwitterCoreData.xcdatamodel")
-        else { return }
+        let stored = try #require(try storedHashes("RestKit__RestKit__RKSeedDatabase.sqlite"))
+        let computed = try computedHashes("RestKit__RestKit__RKTwitterCoreData.xcdatamodel")
         #expect(stored.keys.sorted() == ["Tweet", "User"])
         #expect(computed.keys.sorted() == stored.keys.sorted())
         for (entity, hash) in stored {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Locations the tests read from, found relative to this source file.
 enum TestPaths {
@@ -14,6 +15,9 @@ enum TestPaths {
         let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/models")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
+
+    /// Why corpus tests are skipped when the corpus is absent.
+    static let corpusAbsent: Comment = "../shared/corpus is not present beside this checkout"
 
     static func fixture(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
 }

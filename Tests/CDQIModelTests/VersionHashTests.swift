@@ -40,12 +40,10 @@ struct VersionHashTests {
         #expect(hashes.entitiesWithUncertainHashes.isEmpty)
     }
 
-    @Test("the reference's relationship example: Bookmarks V1's BookmarkEntity")
+    @Test("the reference's relationship example: Bookmarks V1's BookmarkEntity",
+        .enabled(if: TestPaths.corpusModels != nil, TestPaths.corpusAbsent))
     func relationshipExample() throws {
-        guard let corpus = TestPaths.corpusModels else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+        let corpus = try #require(TestPaths.corpusModels)
         let model = try ModelLoader().load(
             url: corpus.appendingPathComponent("duckduckgo__BrowserServicesKit__BookmarksModel.xcdatamodeld"),
             version: "BookmarksModel"

@@ -5,7 +5,7 @@ import Testing
 
 /// The layout computed from a corpus model equals the layout Apple's Core Data gave the store that
 /// model wrote: entity numbers, tables, columns (in order) and index names.
-@Suite("Store layout against Apple-written stores")
+@Suite("Store layout against Apple-written stores", .enabled(if: StoreTestSupport.corpus != nil, StoreTestSupport.corpusAbsent))
 struct CorpusSchemaTests {
     private func rows(_ connection: SQLiteConnection, _ sql: String) throws -> [[String]] {
         let statement = try connection.prepareUncached(sql)

@@ -6,7 +6,7 @@ import Testing
 
 /// The version hashes computed from corpus models equal the ones Apple's Core Data stored in the
 /// stores those models wrote (`Z_METADATA`), entity by entity, with the digest and checksum.
-@Suite("Version hashes against Apple-written stores")
+@Suite("Version hashes against Apple-written stores", .enabled(if: StoreTestSupport.corpus != nil, StoreTestSupport.corpusAbsent))
 struct CorpusVersionHashTests {
     struct Pair: Sendable, CustomStringConvertible {
         var store: String
@@ -30,12 +30,9 @@ struct CorpusVersionHashTests {
         }
 
         /// Runs `body` with a copy of the store (sidecars included; opening the original would change it)
-        /// and the model that wrote it; says so and does nothing when the corpus is absent.
+        /// and the model that wrote it (tests using it are enabled only when the corpus is present).
         func withCopiedStore(_ body: (_ store: URL, _ model: ManagedObjectModel) throws -> Void) throws {
-            guard let corpus = StoreTestSupport.corpus else {
-                print("skipped: ../shared/corpus is not present beside this checkout")
-                return
-            }
+            let corpus = try #require(StoreTestSupport.corpus)
             let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
             defer { cleanUp() }
             let path = try CorpusStoreCopy.copy(named: store, from: corpus.appendingPathComponent("stores"), into: folder)
@@ -90,10 +87,7 @@ struct CorpusVersionHashTests {
 
     @Test("a different version of the same model does not match")
     func otherVersionDiffers() throws {
-        guard let corpus = StoreTestSupport.corpus else {
-            print("skipped: ../shared/corpus is not present beside this checkout")
-            return
-        }
+        let corpus = try #require(StoreTestSupport.corpus)
         let bundle = corpus.appendingPathComponent("models/bignerdranch__CoreDataStack__Sample.xcdatamodeld")
         let first = ModelVersionHashes(model: try ModelLoader().load(url: bundle, version: "TestModel").model)
         let second = ModelVersionHashes(model: try ModelLoader().load(url: bundle, version: "TestModel 2").model)

@@ -7,8 +7,7 @@ import Testing
 @Suite("SQLite store files")
 struct SQLiteStoreTests {
     private func sqlite3(_ path: String, _ sql: String) throws -> String? {
-        let tool = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let tool else { return nil }
+        guard let tool = Self.sqlite3Tool else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = [path, sql]
@@ -20,7 +19,10 @@ struct SQLiteStoreTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test("a new Company store shows Core Data's tables and columns to the sqlite3 tool")
+    static let sqlite3Tool = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("a new Company store shows Core Data's tables and columns to the sqlite3 tool",
+        .enabled(if: sqlite3Tool != nil, "the sqlite3 command-line tool is not installed"))
     func companyLayout() throws {
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
         defer { cleanUp() }
@@ -29,10 +31,7 @@ struct SQLiteStoreTests {
         #expect(try store.rowCount(of: "Employee") == 0)
         #expect(store.schema.entities.map(\.name) == ["Department", "Employee", "TestEntity"])
 
-        guard let schema = try sqlite3(url.path, "SELECT sql FROM sqlite_master WHERE name LIKE 'Z%' ORDER BY name") else {
-            print("skipped the sqlite3 half: the sqlite3 command-line tool is not installed")
-            return
-        }
+        let schema = try #require(try sqlite3(url.path, "SELECT sql FROM sqlite_master WHERE name LIKE 'Z%' ORDER BY name"))
         // Expected statements written by hand from the layout rules of coredata-sqlite-format.md.
         #expect(schema.components(separatedBy: "\n") == [
             "CREATE TABLE ZDEPARTMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBUDGET DECIMAL, ZNAME VARCHAR )",
@@ -129,6 +128,7 @@ struct SQLiteStoreTests {
     }
 
     @Test("Apple-written corpus stores open with their models, and their rows are counted per entity",
+        .enabled(if: StoreTestSupport.corpus != nil, StoreTestSupport.corpusAbsent),
         arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
     func corpusStoresOpen(pair: CorpusVersionHashTests.Pair) throws {
         try pair.withCopiedStore { path, model in try countRows(pair, path, model) }
@@ -150,6 +150,7 @@ struct SQLiteStoreTests {
     }
 
     @Test("every entity's rows of the Apple-written corpus stores read back as objects, every attribute",
+        .enabled(if: StoreTestSupport.corpus != nil, StoreTestSupport.corpusAbsent),
         arguments: CorpusVersionHashTests.pairs + CorpusVersionHashTests.legacyPairs)
     func corpusRowsAsObjects(pair: CorpusVersionHashTests.Pair) throws {
         try pair.withCopiedStore { path, model in try readObjects(pair, path, model) }

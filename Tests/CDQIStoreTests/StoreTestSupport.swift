@@ -1,5 +1,6 @@
 import CDQIModel
 import Foundation
+import Testing
 
 /// Locations and scratch space for the store tests.
 enum StoreTestSupport {
@@ -17,6 +18,9 @@ enum StoreTestSupport {
         let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
+
+    /// Why corpus tests are skipped when the corpus is absent.
+    static let corpusAbsent: Comment = "../shared/corpus is not present beside this checkout"
 
     /// A new empty folder under the temporary directory, and a function that removes it.
     static func temporaryFolder() throws -> (URL, () -> Void) {
