@@ -35,7 +35,7 @@ struct OperatorTypeCheckTests {
     }
 
     /// The `Modules` directory next to the test bundle, and the package root from this file's path.
-    private static func typecheck(_ body: String) throws -> (status: Int32, errors: String) {
+    private static func typecheck(_ body: String, importing extra: String? = nil) throws -> (status: Int32, errors: String) {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
         let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules").path
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -44,7 +44,9 @@ struct OperatorTypeCheckTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("snippet.swift")
-        try (header + body + "\n").write(to: source, atomically: true, encoding: .utf8)
+        // An extra import goes on the header's first line, so the body keeps its line number.
+        let prefix = extra.map { "import \($0); " } ?? ""
+        try (prefix + header + body + "\n").write(to: source, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -95,6 +97,19 @@ struct OperatorTypeCheckTests {
             _ = max(1, 2) + min(3, 4) + [1, 2].count   // the standard library's min and max still resolve
             """)
         #expect(result.status == 0, "\(result.errors)")
+    }
+
+    @Test func boolFilterClosuresOnAQueryDoNotCompile() throws {
+        // With an entity class whose properties a Bool closure could read, the proxy form must be
+        // the query's filter, and a closure that only makes sense on objects must not compile into an
+        // in-memory filter: it fails on the snippet's line with the message that names the fix.
+        let entity = "final class Emp: ManagedObject { var manager: Emp? { nil }; var n: Int? { nil } }; "
+            + "extension Emp: Entity { typealias CDQIAttribute = A }; let q = Query<Emp, Emp>()"
+        let proxy = try Self.typecheck(entity + "; let x = q.filter { $0.manager == nil }; let _: Query<Emp, Emp> = x.filter { $0.manager != nil }", importing: "CDQIStore")
+        #expect(proxy.status == 0, "\(proxy.errors)")
+        let inMemory = try Self.typecheck(entity + "; _ = q.filter { ($0.n ?? 0) > 50 }", importing: "CDQIStore")
+        #expect(Self.failedOnBody(inMemory), "\(inMemory.errors)")
+        #expect(inMemory.errors.contains("cannot become SQL"), "\(inMemory.errors)")
     }
 
     @Test func illTypedFiltersDoNotCompile() throws {

@@ -104,29 +104,26 @@ import Testing
         }
     }
 
-    @Test func iterationRunsTheQuery() throws {
+    @Test func runningAQueryAndFilteringItsResultsInMemoryIsExplicit() throws {
         let (_, context) = try CompanyQueries.context()
         var names: [String] = []
-        for employee in context.from(CompanyEmployee.self).filter({ $0.salary > 100_000 }).order("firstName") {
+        for employee in try context.from(CompanyEmployee.self).filter({ $0.salary > 100_000 }).order("firstName").all() {
             names.append(employee.firstName ?? "")
         }
         #expect(names == ["Ann", "Chloé", "Grace"])
-        // Sequence methods work on the results.
         let query = context.from(CompanyEmployee.self).filter { $0.department.name == "Sales" }
-        let total: Int32 = query.map(\.salary).reduce(0, +)
+        let total: Int32 = try query.all().map(\.salary).reduce(0, +)
         #expect(total == 216_000)  // 70000 + 82000 + 64000
     }
 
-    @Test func iterationOfAFailingQueryYieldsNothingAndKeepsTheError() {
-        let query = Query.from(CompanyEmployee.self)
-        var count = 0
-        for _ in query { count += 1 }
-        #expect(count == 0)
-        let iterator = query.makeIterator()
-        guard case .noContext(entity: "Employee")? = iterator.error else {
-            Issue.record("expected noContext, got \(String(describing: iterator.error))")
-            return
-        }
+    @Test func toOneNilFilterIsTheQueryFilter() throws {
+        let (_, context) = try CompanyQueries.context()
+        // Unannotated, as users write it: CompanyEmployee has a `department` property too, so a
+        // Bool-returning reading would also type-check; count() exists only on Query.
+        let noDepartment = context.from(CompanyEmployee.self).filter { $0.department == nil }
+        #expect(try noDepartment.count() == 1)  // Liam (52000, no department)
+        let withDepartment = context.from(CompanyEmployee.self).filter { $0.department != nil }
+        #expect(try withDepartment.count() == 11)
     }
 
     @Test func filterOnAnEntityWithSameNamedPropertiesStaysTheQueryFilter() throws {
