@@ -1,27 +1,46 @@
 import Foundation
 import PackagePlugin
 
-/// Runs `cdqi` over every `.xcdatamodeld` bundle of a target, so the query proxies are generated at
-/// build time and never committed.
+/// Runs `cdqi` over every `.xcdatamodeld` bundle of a target, so the query proxies, the entity classes
+/// and the model are generated at build time and never committed.
 ///
-/// Each bundle becomes one `<Model>+CDQI.swift` in the plugin's work folder. The bundle's `contents`
-/// files and `.xccurrentversion` are declared as inputs, so editing the model re-runs generation.
+/// Each bundle becomes one `<Model>+CDQI.swift` in the plugin's work folder (a build plugin must name
+/// its outputs before it runs, so generation is always merged). It holds the proxies, the classes of
+/// the entities whose code generation is Class or Category (or of every entity, with
+/// `"objects": "all"`), and always the model, built in code: on Linux a bundle is no resource, and a
+/// store cannot be opened without it.
+///
+/// Build plugins take no arguments: options come from `cdqi.json` beside the bundle (`objects`
+/// `"all"`/`"codegen"`, `public`, `suffix`, `exclude`, `indent`; see `cdqi generate --help`). The
+/// target's own Swift files are passed as `--classes-in`, so an entity with Manual/None code generation
+/// whose class the target does not declare gets a warning instead of code that cannot compile. The
+/// bundle's `contents` files, `.xccurrentversion`, `cdqi.json` and the target's Swift files are inputs:
+/// changing any of them re-runs generation.
 @main
 struct CDQIPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SwiftSourceModuleTarget else { return [] }
         let tool = try context.tool(named: "cdqi")
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
+        let swiftSources = target.sourceFiles.filter { $0.url.pathExtension == "swift" }.map(\.url)
         return target.sourceFiles
             .filter { $0.url.pathExtension == "xcdatamodeld" }
             .map { file in
                 let bundle = file.url
                 let name = bundle.deletingPathExtension().lastPathComponent
+                var arguments = [bundle.path, "--merged", "--force", "--out", output.path,
+                                 "--classes-in", target.directoryURL.path]
+                var inputs = [bundle] + Self.modelFiles(in: bundle) + swiftSources + [tool.url]
+                let config = bundle.deletingLastPathComponent().appending(path: "cdqi.json")
+                if FileManager.default.fileExists(atPath: config.path) {
+                    arguments += ["--config", config.path]
+                    inputs.append(config)
+                }
                 return .buildCommand(
-                    displayName: "Generating CDQI proxies for \(name)",
+                    displayName: "Generating CDQI proxies, classes and model for \(name)",
                     executable: tool.url,
-                    arguments: [bundle.path, "--merged", "--force", "--out", output.path],
-                    inputFiles: [bundle] + Self.modelFiles(in: bundle) + [tool.url],
+                    arguments: arguments,
+                    inputFiles: inputs,
                     outputFiles: [output.appending(path: "\(name)+CDQI.swift")]
                 )
             }

@@ -81,7 +81,10 @@ struct ObjectPlanner {
             }
             forms[entity.name] = form
         }
-        guard !forms.isEmpty else { return Plan(classes: [], modelTypeName: nil, inheritingConformance: [], declaringEntityName: []) }
+        // The model is always written: on Linux a store cannot be opened without it (a bundle is no resource).
+        guard !forms.isEmpty else {
+            return Plan(classes: [], modelTypeName: modelTypeName(modelName), inheritingConformance: [], declaringEntityName: [])
+        }
 
         var children: [String: [String]] = [:]
         for entity in entities { if let parent = parentOf[entity.name] { children[parent, default: []].append(entity.name) } }
@@ -284,9 +287,11 @@ struct ObjectPlanner {
         return name
     }
 
-    /// `<Model>Model`, or another free name when a class or proxy takes it.
+    /// `<Model>Model` (`Company` → `CompanyModel`; a name that already ends in `Model` is kept:
+    /// `Model` → `Model`, not `ModelModel`), or another free name when a class or proxy takes it.
     private func modelTypeName(_ modelName: String) -> String {
-        let base = SwiftIdentifier.sanitized(modelName) + "Model"
+        let sanitized = SwiftIdentifier.sanitized(modelName)
+        let base = sanitized.hasSuffix("Model") ? sanitized : sanitized + "Model"
         let classNames = Set(entities.compactMap(\.className))
         let taken = classNames.union(takenTypeNames).union(RuntimeNames.types).union(RuntimeNames.objectTypes)
             .union(Self.moduleNames).union(SwiftIdentifier.keywords)

@@ -19,7 +19,8 @@ public struct ProxyGeneration: Sendable {
     /// The entity classes (and category extensions) to write, in model order: see
     /// ``GeneratorOptions/objectClasses``. Empty when no entity gets one.
     public var entityClasses: [EntityClass]
-    /// The name of the generated model type (`CompanyModel`), or `nil` when no entity gets a class.
+    /// The name of the generated model type (`CompanyModel`). Always set by the generator: the model is
+    /// written even when no entity gets a class (it then registers none).
     public var modelTypeName: String?
     /// The model the code is generated from (the embedded model is built from it).
     public var model: ManagedObjectModel
@@ -36,7 +37,7 @@ public struct ProxyGeneration: Sendable {
 
     /// One file per entity (`<Entity><Suffix>.swift`), in model order, then one per composite
     /// (`<Composite>Composite<Suffix>.swift`); then, when entities get classes, one per class
-    /// (`<Class>.swift`, or `<Class>+Properties.swift` for a category) and the embedded model
+    /// (`<Class>.swift`, or `<Class>+Properties.swift` for a category); and always the embedded model
     /// (`<ModelType>.swift`, which registers every class, selected or not).
     ///
     /// - Parameter entities: The names of the entities to write, or `nil` for all. The composites the
@@ -103,9 +104,9 @@ public struct ProxyGeneration: Sendable {
 
     private var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
 
-    /// The embedded model's declaration, when entities get classes.
+    /// The embedded model's declaration.
     private var modelDeclaration: String? {
-        guard let modelTypeName, !entityClasses.isEmpty else { return nil }
+        guard let modelTypeName else { return nil }
         return ModelSourceWriter(options: options, qualify: qualifier)
             .declaration(typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses)
     }

@@ -40,6 +40,7 @@ struct ProxyPlanner {
             takenTypeNames: Set(proxyNameOf.values).union(compositeProxyOf.values))
         let objects = objectPlanner.plan(modelName: modelName)
         for (name, diagnostics) in objectPlanner.diagnostics { entityDiagnostics[name, default: []] += diagnostics }
+        let undeclared = undeclaredManualClasses(conformances)
         let parents = Set(parentOf.values)
         let proxies = entities.map { entity in
             EntityProxy(
@@ -49,13 +50,38 @@ struct ProxyPlanner {
                 isFinal: !parents.contains(entity.name),
                 properties: properties[entity.name] ?? [],
                 // A class that subclasses another entity's generated class inherits its conformance.
-                conformingClassName: objects.inheritingConformance.contains(entity.name) ? nil : conformances[entity.name],
+                conformingClassName: objects.inheritingConformance.contains(entity.name) || undeclared.contains(entity.name)
+                    ? nil : conformances[entity.name],
                 classDeclaresEntityName: objects.declaringEntityName.contains(entity.name)
             )
         }
         let classNames = Set(entities.compactMap(\.className))
         let diagnostics = leadingDiagnostics + entities.flatMap { entityDiagnostics[$0.name] ?? [] } + compositeDiagnostics
         return (proxies + compositeProxies, classNames.intersection(RuntimeNames.types.union(["String"])), diagnostics, objects)
+    }
+
+    /// The entities with Manual/None code generation whose class the target does not declare
+    /// (``GeneratorOptions/declaredClassNames``), with one warning naming them and both ways out:
+    /// generated code that made them conform to `Entity` would fail with "cannot find type".
+    private mutating func undeclaredManualClasses(_ conformances: [String: String]) -> Set<String> {
+        guard options.objectClasses == .asModelSays, let declared = options.declaredClassNames else { return [] }
+        let manual = entities.filter { entity in
+            entity.codeGenerationType == nil && conformances[entity.name].map { !declared.contains($0) } ?? false
+        }
+        guard let first = manual.first else { return [] }
+        let classes = manual.compactMap { conformances[$0.name] }
+        let listed = classes.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (classes.count > 5 ? ", …" : "")
+        let example = classes[0]
+        leadingDiagnostics.append(ModelDiagnostic(
+            .warning,
+            "\(manual.count == 1 ? "an entity" : "\(manual.count) entities") with Manual/None code generation "
+                + "\(manual.count == 1 ? "has" : "have") no class in this target (\(listed)), so \(manual.count == 1 ? "its proxy does" : "their proxies do") not "
+                + "conform to Entity and cannot start typed queries. Either write the class "
+                + "(`final class \(example): ManagedObject {}`, registered with `coordinator.register(\(example).self, "
+                + "forEntityName:)`), or have cdqi generate every class: `\"objects\": \"all\"` in cdqi.json beside the "
+                + "model (the build plugin), or `cdqi --objects`",
+            at: first.location))
+        return Set(manual.map(\.name))
     }
 
     private mutating func warn(_ entity: EntityDescription, _ message: String, at location: SourceLocation? = nil) {

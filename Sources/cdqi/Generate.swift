@@ -16,8 +16,8 @@ struct Generate: ParsableCommand {
             Entities whose code generation is 'class' (or every entity, with --objects) also \
             get a ManagedObject subclass with typed properties in <Class>.swift; 'category' \
             entities get an extension with the properties in <Class>+Properties.swift. \
-            Then <Model>Model.swift builds the model in code and registers the classes: \
-            'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
+            <Model>Model.swift is always written: it builds the model in code and registers \
+            the classes: 'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
 
             Warnings and errors go to standard error as 'path:line: warning: message'. \
             Exit status: 0 on success, 64 on bad usage, 1 when the model cannot be found, \
@@ -64,6 +64,12 @@ struct Generate: ParsableCommand {
     @Flag(name: .customLong("objects"), help: "Write an entity class for every entity, whatever its code generation setting.")
     var objects = false
 
+    @Option(name: .customLong("classes-in"), help: ArgumentHelp("A folder of Swift sources (the target's): an entity with Manual/None code generation whose class is not declared there gets no Entity conformance, and a warning. The build plugin passes its target's folder.", valueName: "folder"))
+    var classesIn: String?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of options (objects, public, suffix, exclude, merged, indent), as the build plugin reads from cdqi.json beside a model. Options given here win.", valueName: "file"))
+    var config: String?
+
     func validate() throws {
         guard GeneratorOptions.isValidSuffix(suffix) else {
             throw ValidationError("--suffix '\(suffix)' must be one or more letters, digits or underscores.")
@@ -74,6 +80,30 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
+        var command = self
+        if let config {
+            do {
+                command.apply(try GenerateConfig.read(path: config))
+            } catch {
+                StandardError.print(error.description)
+                throw ExitCode.validationFailure
+            }
+            try command.validate()
+        }
+        try command.generate()
+    }
+
+    /// Takes the file's options where the command line left the defaults.
+    private mutating func apply(_ file: GenerateConfig) {
+        objects = objects || (file.objectsForAll ?? false)
+        isPublic = isPublic || (file.isPublic ?? false)
+        merged = merged || (file.merged ?? false)
+        if suffix == "Attribute", let fileSuffix = file.suffix { suffix = fileSuffix }
+        if indent == 4, let fileIndent = file.indent { indent = fileIndent }
+        exclude += file.exclude.filter { !exclude.contains($0) }
+    }
+
+    private func generate() throws {
         let root = URL(fileURLWithPath: input ?? FileManager.default.currentDirectoryPath)
         let modelURL: URL
         do {
@@ -105,7 +135,8 @@ struct Generate: ParsableCommand {
 
         let options = GeneratorOptions(
             accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent,
-            objectClasses: objects ? .all : .asModelSays)
+            objectClasses: objects ? .all : .asModelSays,
+            declaredClassNames: classesIn.map { DeclaredClassScanner.classNames(under: URL(fileURLWithPath: $0)) })
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         generation.diagnostics.forEach { StandardError.print($0.description) }
 

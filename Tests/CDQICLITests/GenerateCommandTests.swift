@@ -83,6 +83,7 @@ import Testing
             would write \(out)/DeveloperAttribute.swift
             would write \(out)/LanguageAttribute.swift
             would write \(out)/ProjectAttribute.swift
+            would write \(out)/DevelopersModel.swift
 
             """)
         #expect(folder.files() == ["Developers.xcdatamodeld"])
@@ -115,7 +116,7 @@ import Testing
         try folder.copyFixture("Library.xcdatamodeld")
         let output = try CommandRunner.run(["Library", "--model-version", "Library", "-w", "Book", "-w", "Shelf"], in: folder.url)
         #expect(output.status == 0)
-        #expect(folder.files() == ["BookAttribute.swift", "Library.xcdatamodeld", "ShelfAttribute.swift"])
+        #expect(folder.files() == ["BookAttribute.swift", "Library.xcdatamodeld", "LibraryModel.swift", "ShelfAttribute.swift"])
         // Book's superclass ItemAttribute is neither written nor present: one note says so.
         #expect(output.standardError.split(separator: "\n").filter { $0.contains("note:") }.count == 1)
         #expect(output.standardError.contains("refer to 'ItemAttribute' (entity 'Item')"))

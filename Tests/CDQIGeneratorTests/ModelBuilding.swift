@@ -33,6 +33,12 @@ func generate(_ entities: [EntityDescription], options: GeneratorOptions = Gener
 struct ProxyGenerationResult {
     let generation: ProxyGeneration
     var source: String { generation.mergedFile().contents }
+    /// The merged file up to the embedded model, which every generation ends with.
+    var proxySource: String {
+        let contents = generation.mergedFile().contents
+        guard let model = contents.range(of: "/// The \(generation.modelName) model, built in code") else { return contents }
+        return String(contents[..<model.lowerBound].dropLast())  // the blank line between the two
+    }
     var messages: [String] { generation.diagnostics.map(\.message) }
     func proxy(_ entity: String) -> EntityProxy? { generation.proxy(forEntity: entity) }
     /// The warnings that mention `text`.

@@ -125,8 +125,10 @@ import Testing
     }
 
     @Test func theModelTypeAvoidsTakenNames() throws {
-        let result = generate([makeEntity("ModelModel", attributes: [("x", .string)])], options: all)
+        let result = generate([makeEntity("Model", attributes: [("x", .string)])], options: all)
         #expect(result.generation.modelTypeName == "ModelManagedObjectModel")
+        // A model whose name ends in "Model" keeps it: no "ModelModel".
+        #expect(generate([makeEntity("Item")]).generation.modelTypeName == "Model")
         let module = generate([makeEntity("Foundation", attributes: [("x", .string)])], options: all)
         #expect(module.generation.entityClasses.isEmpty)
         #expect(module.warnings(mentioning: "name of a module").count == 1)
