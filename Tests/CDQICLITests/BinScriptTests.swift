@@ -18,6 +18,10 @@ import Testing
         let first = try run(link.path, ["--version"], buildPath: buildPath, in: folder.url)
         #expect(first.status == 0)
         #expect(first.output == "0.1.0\n")
+        // A build that takes minutes says so, and the command it runs, before it starts.
+        #expect(first.errors.hasPrefix("bin/cdqi: building cdqi (release; minutes on first use"))
+        #expect(first.errors.contains("$ swift build -c release --product cdqi --scratch-path build\n"))
+        #expect(first.errors.contains("bin/cdqi: built in "))
         #expect(FileManager.default.isExecutableFile(atPath: buildPath + "/release/cdqi"))
 
         // Second use: no rebuild needed, same answer, and the model is found relative to the caller.
@@ -25,9 +29,10 @@ import Testing
         let second = try run(script, ["Developers", "--dry-run"], buildPath: buildPath, in: folder.url)
         #expect(second.status == 0)
         #expect(second.output.contains("would write \(folder.url.path)/Model/DeveloperAttribute.swift"))
+        #expect(!second.errors.contains("building cdqi"))
     }
 
-    private func run(_ script: String, _ arguments: [String], buildPath: String, in directory: URL) throws -> (status: Int32, output: String) {
+    private func run(_ script: String, _ arguments: [String], buildPath: String, in directory: URL) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["bash", script] + arguments
@@ -38,11 +43,16 @@ import Testing
         let outURL = directory.appendingPathComponent("script.out")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
+        let errURL = directory.appendingPathComponent("script.err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
-        process.standardError = FileHandle.standardError
+        process.standardError = err
         try process.run()
         process.waitUntilExit()
         try out.close()
-        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "")
+        try err.close()
+        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 }
