@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CDQIStore", targets: ["CDQIStore"]),
         .library(name: "CDQIGenerator", targets: ["CDQIGenerator"]),
         .library(name: "CDQIInterchange", targets: ["CDQIInterchange"]),
+        .library(name: "CDQILint", targets: ["CDQILint"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
     ],
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // The JSON import/export format and the store queries of the cdqi store commands.
         .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
+        // Checks the query strings of Swift sources against a model (cdqi lint).
+        .target(name: "CDQILint", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // Model → Swift source.
         .target(name: "CDQIGenerator", dependencies: ["CDQIModel"]),
         // The command-line tool.
@@ -48,6 +51,7 @@ let package = Package(
             dependencies: [
                 "CDQIGenerator",
                 "CDQIInterchange",
+                "CDQILint",
                 "CDQIModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -65,6 +69,7 @@ let package = Package(
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
+        .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
