@@ -196,3 +196,18 @@ struct InMemoryOrder {
         return l.lexicographicallyPrecedes(r) ? .orderedAscending : .orderedDescending
     }
 }
+
+extension ManagedObjectContext {
+    /// How the store runs `request`: its SQL, bindings, SQLite's query plan and plain-words warnings
+    /// (see ``FetchExplanation``). Nothing is fetched, and unsaved changes play no part.
+    public func explain(_ request: FetchRequest) throws -> FetchExplanation {
+        try coordinator.withStore { try $0.explain(request) }
+    }
+}
+
+extension FetchRequest {
+    /// How `context`'s store runs this request: see ``ManagedObjectContext/explain(_:)``.
+    public func explain(in context: ManagedObjectContext) throws -> FetchExplanation {
+        try context.explain(self)
+    }
+}
