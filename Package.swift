@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries: pkg-config finds the headers; the providers feed SwiftPM's install hint.
@@ -36,7 +37,10 @@ let package = Package(
         // The predicate/expression AST, the format-string parser and printer, the in-memory evaluator.
         .target(name: "CDQIPredicate"),
         // SQLite access, Core Data's store layout, and (to come) objects, contexts and the SQL compiler.
-        .target(name: "CDQIStore", dependencies: ["CDQIModel", "CDQIPredicate", "CSQLite"]),
+        .target(
+            name: "CDQIStore",
+            dependencies: ["CDQIModel", "CDQIPredicate", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // The JSON import/export format and the store queries of the cdqi store commands.
@@ -63,7 +67,13 @@ let package = Package(
         .target(name: "CDQITestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CDQIModelTests", dependencies: ["CDQIModel", "CDQITestSupport"]),
         .testTarget(name: "CDQIPredicateTests", dependencies: ["CDQIPredicate", "CDQITestSupport"]),
-        .testTarget(name: "CDQIStoreTests", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer"]),
+        .testTarget(
+            name: "CDQIStoreTests",
+            dependencies: [
+                "CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),

@@ -23,6 +23,8 @@ public final class SQLiteConnection {
     /// The database's path (`":memory:"` for an in-memory database).
     public let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statement logger registered with SQLite's trace hook, kept alive while registered.
+    var tracer: SQLiteTracer?
 
     /// Opens (or creates) a database.
     ///
