@@ -121,6 +121,10 @@ struct Generate: ParsableCommand {
             throw ExitCode.failure
         }
         loaded.warnings.forEach { StandardError.print($0.description) }
+        if loaded.model.entities.isEmpty {
+            StandardError.print("\(loaded.contentsURL.path): warning: the model has no entities, so no proxies or classes "
+                + "are written (only \(loaded.modelName)'s model type); add entities, or check that this is the model you meant")
+        }
 
         let entityNames = Set(loaded.model.entities.map(\.name))
         let unknown = (write + exclude).filter { !entityNames.contains($0) }

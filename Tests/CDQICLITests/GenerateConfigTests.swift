@@ -87,3 +87,21 @@ import Testing
         #expect(warnings.first?.contains("2 entities with Manual/None code generation have no class in this target ('Language', 'Project')") == true)
     }
 }
+
+/// A model with no entities is not silently skipped.
+@Suite struct EmptyModelTests {
+    @Test func anEmptyModelSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let version = folder.url.appendingPathComponent("Empty.xcdatamodeld/Empty.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="23507" systemVersion="24G84" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            </model>
+            """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let output = try CommandRunner.run(["Empty", "-o", "Out"], in: folder.url)
+        #expect(output.status == 0)
+        #expect(output.standardError.contains("Empty.xcdatamodel/contents: warning: the model has no entities"))
+        #expect(folder.files(in: "Out") == ["EmptyModel.swift"])
+    }
+}
