@@ -79,4 +79,39 @@ struct DamagedStoreTests {
         let connection = try SQLiteConnection(path: url.path)
         #expect(try ContextTestSupport.rows(connection, "SELECT MAX(Z_PK) FROM ZEMPLOYEE") == [["9223372036854775807"]])
     }
+
+    /// A store of three Employees (keys 1, 2, 3) whose second row's Z_ENT is set to `literal`.
+    private func storeWithBadEntityNumber(_ literal: String) throws -> (URL, () -> Void) {
+        let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for name in ["A", "B", "C"] {
+            let employee = try context.insertNewObject(forEntityName: "Employee")
+            try employee.setValue(name, forKey: "firstName")
+            try employee.setValue(name, forKey: "lastName")
+        }
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path)
+        try connection.execute("UPDATE ZEMPLOYEE SET Z_ENT = \(literal) WHERE Z_PK = 2")
+        return (url, cleanUp)
+    }
+
+    @Test("a row whose Z_ENT is no entity (999, NULL, text) is reported by fetches, naming table and Z_PK, never dropped",
+          arguments: [("999", "999"), ("NULL", "NULL"), ("'x'", "'x' (text)")])
+    func unknownEntityNumber(literal: String, shown: String) throws {
+        let (url, cleanUp) = try storeWithBadEntityNumber(literal)
+        defer { cleanUp() }
+        let coordinator = try PersistentStoreCoordinator(model: try StoreTestSupport.fixtureModel("Company"), url: url)
+        let request = FetchRequest(entityName: "Employee")
+        let expected = "the row Z_PK 2 of ZEMPLOYEE has Z_ENT \(shown), which is no entity of the model (run 'cdqi check' on the store)"
+        #expect(throws: StoreError.damagedStore(path: url.path, reason: expected)) {
+            _ = try ManagedObjectContext(coordinator: coordinator).fetch(request)
+        }
+        #expect(throws: StoreError.damagedStore(path: url.path, reason: expected)) {
+            _ = try ManagedObjectContext(coordinator: coordinator).fetchObjectIDs(request)
+        }
+        #expect(throws: StoreError.damagedStore(path: url.path, reason: expected)) {
+            let cursor = try ManagedObjectContext(coordinator: coordinator).cursor(for: request)
+            while try cursor.next() != nil {}
+        }
+    }
 }
