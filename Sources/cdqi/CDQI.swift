@@ -15,7 +15,7 @@ struct CDQI: ParsableCommand {
             entity beside it.
             """,
         version: cdqiVersion,
-        subcommands: [Generate.self, Query.self, Import.self, Export.self],
+        subcommands: [Generate.self, Query.self, Import.self, Export.self, Check.self],
         defaultSubcommand: Generate.self
     )
 }

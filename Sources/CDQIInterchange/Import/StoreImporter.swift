@@ -41,8 +41,33 @@ public struct StoreImporter {
         if !FileManager.default.fileExists(atPath: storeURL.path), try importIntoNewFile(plan, storeURL: storeURL) {
             return ImportSummary(plan)
         }
+        try Self.checkUndamaged(storeURL)
         try insertAndSave(plan, storeURL: storeURL)
         return ImportSummary(plan)
+    }
+
+    /// Refuses a store that `PRAGMA quick_check` finds damaged, before anything is written to it: SQLite
+    /// does not notice every damaged page on its own, and writing into one spreads the damage.
+    private static func checkUndamaged(_ storeURL: URL) throws(InterchangeError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: storeURL.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return }  // An empty file becomes a new store.
+        do {
+            let connection = try SQLiteConnection(path: storeURL.path, mode: .readOnly)
+            let statement = try connection.prepareUncached("PRAGMA quick_check(5)")
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(0)) }
+            guard lines == ["ok"] else {
+                throw StoreError.damagedStore(
+                    path: storeURL.path,
+                    reason: "PRAGMA quick_check found: \(lines.joined(separator: "; ")); nothing was imported (see 'cdqi check')")
+            }
+        } catch let error as StoreError {
+            throw .store(error.description)
+        } catch let error as SQLiteError {
+            throw .store(StoreError.classifying(error, path: storeURL.path).description)
+        } catch {
+            throw .store("\(storeURL.path): \(error)")
+        }
     }
 
     /// Builds the store in a scratch file in the store's folder and links it to `storeURL`; returns

@@ -89,6 +89,8 @@ extension ManagedObjectContext {
             }
         } catch let error as ContextError {
             throw error
+        } catch let error as StoreError {
+            throw .store(error)
         } catch let error as SQLiteError {
             throw .store(.classifying(error, path: coordinator.url?.path ?? ":memory:"))
         } catch {
