@@ -20,6 +20,28 @@ extension SQLiteStore {
         return references
     }
 
+    /// The statement for fetch SQL; SQLite's refusal of its size is the user's request's fault.
+    private func prepareStatement(_ sql: String) throws -> SQLiteStatement {
+        let error: SQLiteError
+        do {
+            return try connection.prepare(sql)
+        } catch let caught {
+            error = caught
+        }
+        guard Self.isTooLarge(error) else { throw error }
+        throw PredicateSQLError.unsupported(
+            "the request is too large for SQLite (\(error.message)); use fewer terms, for example 'key IN {…}' "
+                + "instead of a chain of comparisons")
+    }
+
+    /// Whether SQLite refused a statement for its size (a predicate of thousands of terms): the user's
+    /// request, not the store, is at fault.
+    private static func isTooLarge(_ error: SQLiteError) -> Bool {
+        error.code == 1
+            && ["Expression tree is too large", "too many terms", "too many SQL variables", "too many arguments", "parser stack overflow"]
+                .contains { error.message.contains($0) }
+    }
+
     /// The error for a row (`Z_ENT`, `Z_PK` first) whose `Z_ENT` is no entity number of the model:
     /// the store is damaged, and the message names the table, the row's key and the value.
     static func unknownEntityRow(_ statement: SQLiteStatement, path: String) -> StoreError {
@@ -82,7 +104,15 @@ extension SQLiteStore {
         var rewritten = request
         rewritten.predicate = predicate
         let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
-        let fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        let fragment: SQLFragment
+        do {
+            fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        } catch {
+            // The message quotes the predicate: compile it once more with its constants in place, so
+            // that the quote shows them as written rather than as the slots that stand for them.
+            _ = try builder.build(request, shape: shape)
+            throw error
+        }
         let entry = CompiledFetchCache.Entry(sql: fragment.sql, bindings: fragment.bindings)
         if parameterizer.isCacheable { fetchCache[key] = entry }
         return (entry, parameterizer.constants)
@@ -97,7 +127,7 @@ extension SQLiteStore {
             cached.rewind()
             statement = cached
         } else {
-            statement = try connection.prepare(entry.sql)
+            statement = try prepareStatement(entry.sql)
             if entry.statement == nil { entry.statement = statement }
         }
         for (offset, binding) in entry.bindings.enumerated() {
