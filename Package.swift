@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
+        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore"], exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],

@@ -45,6 +45,9 @@ public struct ProxyGeneration: Sendable {
     ///   refer to the others' proxies by name (a parent's, a relationship's destination's), which are
     ///   expected to exist from an earlier run.
     public func files(entities: Set<String>? = nil) -> [GeneratedFile] {
+        // Made once: each is built from every entity's names.
+        let writer = self.writer
+        let objectWriter = self.objectWriter
         var files = selected(entities).map { proxy in
             GeneratedFile(
                 name: proxy.fileName,

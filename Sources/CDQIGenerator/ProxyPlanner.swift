@@ -32,6 +32,7 @@ struct ProxyPlanner {
         resolveInheritance()
         nameProxies()
         nameComposites()
+        typeNames = RuntimeNames.types.union(proxyNameOf.values).union(compositeProxyOf.values)
         let conformances = claimClasses()
         let properties = planProperties()
         let compositeProxies = planComposites()
@@ -142,29 +143,46 @@ struct ProxyPlanner {
 
     /// Names taken so far, lower-cased so file names differ on case-insensitive disks too.
     private var takenProxyNames: Set<String> = []
+    /// The class names of the model's entities (made on first use).
+    private var modelClassNames: Set<String>?
+    /// The type names a property may not take: runtime types and every proxy (made once the proxies are named).
+    private var typeNames: Set<String> = []
 
     /// The first free name among `<base><infix><suffix>`, `<base>Entity<suffix>`, `…2`, `…3`, …, and
     /// why the preferred one was not free (`nil` when it was).
+    ///
+    /// Each call costs about the same whatever the number of entities (the sets it reads are made once
+    /// and updated in place), so naming a model is linear in its size.
     private mutating func chooseProxyName(base: String, infix: String) -> (name: String, reason: String?) {
-        let classNames = Set(entities.compactMap(\.className))
+        if modelClassNames == nil { modelClassNames = Set(entities.compactMap(\.className)) }
         let preferred = base + infix + options.suffix
         let fallback = base + (infix.isEmpty ? "Entity" : infix)
-        var candidates = [preferred]
-        if infix.isEmpty { candidates.append(fallback + options.suffix) }
-        candidates += (2...).lazy.prefix(entities.count + composites.count + 1).map { "\(fallback)\(self.options.suffix)\($0)" }
-        let taken = takenProxyNames
-        func conflict(_ name: String) -> String? {
-            if RuntimeNames.types.contains(name) { return "'\(name)' is a type of \(RuntimeNames.module)" }
-            if classNames.contains(name) { return "'\(name)' is the name of a class in the model" }
-            if SwiftIdentifier.impossibleTypeNames.contains(name) || SwiftIdentifier.keywords.contains(name) {
-                return "'\(name)' is a Swift keyword"
-            }
-            if taken.contains(name.lowercased()) { return "'\(name)' is the proxy of another entity or composite" }
-            return nil
+        var chosen: String?
+        for candidate in infix.isEmpty ? [preferred, fallback + options.suffix] : [preferred]
+        where proxyNameConflict(candidate) == nil {
+            chosen = candidate
+            break
         }
-        let chosen = candidates.first { conflict($0) == nil } ?? preferred
-        takenProxyNames.insert(chosen.lowercased())
-        return (chosen, chosen == preferred ? nil : conflict(preferred))
+        var number = 2
+        while chosen == nil, number <= entities.count + composites.count + 2 {
+            let candidate = "\(fallback)\(options.suffix)\(number)"
+            if proxyNameConflict(candidate) == nil { chosen = candidate }
+            number += 1
+        }
+        let name = chosen ?? preferred
+        takenProxyNames.insert(name.lowercased())
+        return (name, name == preferred ? nil : proxyNameConflict(preferred))
+    }
+
+    /// Why `name` cannot be a proxy's name, or `nil` when it can.
+    private func proxyNameConflict(_ name: String) -> String? {
+        if RuntimeNames.types.contains(name) { return "'\(name)' is a type of \(RuntimeNames.module)" }
+        if modelClassNames?.contains(name) == true { return "'\(name)' is the name of a class in the model" }
+        if SwiftIdentifier.impossibleTypeNames.contains(name) || SwiftIdentifier.keywords.contains(name) {
+            return "'\(name)' is a Swift keyword"
+        }
+        if takenProxyNames.contains(name.lowercased()) { return "'\(name)' is the proxy of another entity or composite" }
+        return nil
     }
 
     private mutating func nameProxies() {
@@ -302,9 +320,6 @@ struct ProxyPlanner {
         }
     }
 
-    private var typeNames: Set<String> {
-        RuntimeNames.types.union(proxyNameOf.values).union(compositeProxyOf.values)
-    }
 
     private func plan(_ attribute: AttributeDescription, into members: inout MemberPlan, fallback: SourceLocation?) {
         let location = attribute.location ?? fallback

@@ -70,6 +70,9 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of options (objects, public, suffix, exclude, merged, indent), as the build plugin reads from cdqi.json beside a model. Options given here win.", valueName: "file"))
     var config: String?
 
+    /// The longest file name most file systems take (NAME_MAX), in bytes.
+    static let maximumFileNameBytes = 255
+
     func validate() throws {
         guard GeneratorOptions.isValidSuffix(suffix) else {
             throw ValidationError("--suffix '\(suffix)' must be one or more letters, digits or underscores.")
@@ -157,6 +160,16 @@ struct Generate: ParsableCommand {
             StandardError.print("\(loaded.contentsURL.path): note: the proxies written refer to '\(missing.proxyName)' "
                 + "(entity '\(missing.entityName)'), which this run does not write; declare it elsewhere in the module "
                 + "or stop excluding '\(missing.entityName)'")
+        }
+        // Checked before writing anything: a name too long for the file system must not fail halfway.
+        let tooLong = files.filter { $0.name.utf8.count > Self.maximumFileNameBytes }
+        if !tooLong.isEmpty {
+            for file in tooLong {
+                StandardError.print("cdqi: error: the file name '\(file.name.prefix(60))…' is \(file.name.utf8.count) bytes, "
+                    + "over the \(Self.maximumFileNameBytes)-byte limit of file names; shorten the entity name, or exclude it "
+                    + "with --exclude; nothing was written")
+            }
+            throw ExitCode.failure
         }
         let errors = OutputWriter(folder: folder, force: force, dryRun: dryRun).write(files)
         errors.forEach { StandardError.print($0) }

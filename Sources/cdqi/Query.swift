@@ -29,7 +29,8 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("The entity to query (its sub-entities' objects included).", valueName: "entity"))
     var entity: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("A predicate in NSPredicate format (\"salary > 50000 AND lastName BEGINSWITH 'S'\").", valueName: "format"))
+    // .unconditional: a predicate may start with '-' ("-salary > 1"), which would otherwise be read as an option.
+    @Option(name: .customLong("where"), parsing: .unconditional, help: ArgumentHelp("A predicate in NSPredicate format (\"salary > 50000 AND lastName BEGINSWITH 'S'\").", valueName: "format"))
     var predicate: String?
 
     @Option(help: ArgumentHelp("A sort key, KEY or KEY:desc (repeatable; the first is the main key).", valueName: "key[:desc]"))

@@ -124,3 +124,55 @@ struct LoaderEdgeCaseTests {
         }
     }
 }
+
+/// A model's `contents` that is not a regular file is refused with a clear error, never read (a FIFO
+/// used to hang the loader; a folder gave "NSCocoaErrorDomain error 256"): issue 15, finding 3.
+@Suite("Loader: contents that is not a regular file")
+struct NonRegularContentsTests {
+    private func versionFolder() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-special-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("M.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func reason(loading folder: URL) -> String? {
+        do {
+            _ = try ModelLoader().load(url: folder)
+            return nil
+        } catch .unreadable(let path, let reason) {
+            #expect(path == folder.appendingPathComponent("contents").path)
+            return reason
+        } catch {
+            Issue.record("expected an unreadable-file error, got \(error)")
+            return nil
+        }
+    }
+
+    @Test("a FIFO as contents: refused at once, without waiting for a writer")
+    func fifo() throws {
+        let folder = try versionFolder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let fifo = folder.appendingPathComponent("contents").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Should the loader wait on the FIFO (the old behaviour), a writer comes after 3 s and closes
+        // it, so that the test fails instead of hanging.
+        let rescue = Thread {
+            Thread.sleep(forTimeInterval: 3)
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        rescue.start()
+        let started = Date()
+        #expect(reason(loading: folder) == "it is a FIFO (named pipe), not a regular file")
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test("a folder as contents: refused, naming it a folder")
+    func folderAsContents() throws {
+        let folder = try versionFolder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("contents"), withIntermediateDirectories: false)
+        #expect(reason(loading: folder) == "it is a folder, not a regular file")
+    }
+}

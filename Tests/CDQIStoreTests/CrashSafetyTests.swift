@@ -77,4 +77,52 @@ struct CrashSafetyTests {
         print("crash safety: \(trials) kills, \(acknowledged) acknowledged saves, \(nextBatch - 1) batches stored, no damage")
         #expect(acknowledged > 0)
     }
+
+    @Test("2 to 4 processes opening one new store together: each opens it and saves, none sees a half-made store")
+    func concurrentCreation() throws {
+        let binary = try writer()
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let model = StoreTestSupport.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld")
+        for round in 0..<10 {
+            let store = folder.appendingPathComponent("Round\(round).sqlite")
+            let count = round % 2 == 0 ? 2 : 4
+            var running: [(Process, URL, URL)] = []
+            for child in 0..<count {
+                let output = folder.appendingPathComponent("acks-\(round)-\(child)")
+                let errors = folder.appendingPathComponent("errors-\(round)-\(child)")
+                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+                let process = Process()
+                process.executableURL = binary
+                // Distinct first batches (1000 apart) so that each child's rows are its own.
+                process.arguments = [model.path, store.path, String(1 + child * 1000)]
+                process.standardOutput = try FileHandle(forWritingTo: output)
+                process.standardError = try FileHandle(forWritingTo: errors)
+                running.append((process, output, errors))
+            }
+            for (process, _, _) in running { try process.run() }
+            // Each writer saves until stopped: stop it once it acknowledged a save, or after 20 s.
+            let deadline = Date().addingTimeInterval(20)
+            for (process, output, _) in running {
+                while process.isRunning, Date() < deadline,
+                    (try? Data(contentsOf: output))?.isEmpty ?? true
+                {
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            for (child, (_, output, errors)) in running.enumerated() {
+                let acks = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                let message = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+                #expect(acks.hasPrefix("ACK \(1 + child * 1000)\n"), "round \(round), child \(child): \(message)")
+                #expect(message.isEmpty, "round \(round), child \(child)")
+            }
+            let reopened = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)
+            let statement = try reopened.connection.prepareUncached("PRAGMA integrity_check")
+            #expect(try statement.step())
+            #expect(statement.string(0) == "ok")
+        }
+    }
 }

@@ -27,7 +27,7 @@ struct DocumentReader {
                 message: "the document must be an object whose keys are entity names, not \(document.kindDescription)")]))
         }
         var pending: [Pending] = []
-        var indexByID: [String: Int] = [:]
+        var indexByID: [DocumentID: Int] = [:]
         let known = model.entities.map(\.name)
         for (entityName, list) in lists {
             guard let entity = model.entity(named: entityName) else {
@@ -65,12 +65,12 @@ struct DocumentReader {
                     }
                 }
                 if let id = objectID {
-                    if let other = indexByID[id] {
+                    if let other = indexByID[DocumentID(id)] {
                         problems.append(DocumentProblem(
                             entity: entityName, object: label, key: "_id",
                             message: "the _id is used twice (also by \(pending[other].entity.name) #\(Self.position(of: other, in: pending)))"))
                     } else {
-                        indexByID[id] = pending.count
+                        indexByID[DocumentID(id)] = pending.count
                     }
                 }
                 pending.append(readObject(members, entity: entity, label: label, problems: &problems))
@@ -92,9 +92,9 @@ struct DocumentReader {
             }
             for (key, relationship, references) in item.toMany {
                 var members: [Int] = []
-                var seen: Set<String> = []
+                var seen: Set<DocumentID> = []
                 for reference in references {
-                    guard seen.insert(reference).inserted else {
+                    guard seen.insert(DocumentID(reference)).inserted else {
                         problems.append(DocumentProblem(
                             entity: item.entity.name, object: item.label, key: key, message: "lists \(JSONWriter.quoted(reference)) twice"))
                         continue
@@ -169,9 +169,9 @@ struct DocumentReader {
     /// The index of the object `reference` names, if it exists and may be a destination of `relationship`.
     private func resolve(
         _ reference: String, _ relationship: RelationshipDescription, from item: Pending, key: String,
-        indexByID: [String: Int], pending: [Pending], problems: inout [DocumentProblem]
+        indexByID: [DocumentID: Int], pending: [Pending], problems: inout [DocumentProblem]
     ) -> Int? {
-        guard let index = indexByID[reference] else {
+        guard let index = indexByID[DocumentID(reference)] else {
             problems.append(DocumentProblem(
                 entity: item.entity.name, object: item.label, key: key,
                 message: "no object in the document has the _id \(JSONWriter.quoted(reference))"))

@@ -9,7 +9,8 @@ import Foundation
 /// document without problems reaches the store. Its objects are then inserted in document order (so
 /// primary keys follow it) and saved in one transaction; a save the store refuses (a required value
 /// missing, a uniqueness constraint, a count limit) writes nothing, and the problems are reported with
-/// the document's `_id`s. When the import created the store file and fails, the file is removed again.
+/// the document's `_id`s. A new store appears only complete, with the document in it (see
+/// ``importDocument(_:into:)``).
 ///
 /// ```swift
 /// let summary = try StoreImporter(model: model).importDocument(Data(json.utf8), into: storeURL)
@@ -30,21 +31,69 @@ public struct StoreImporter {
     }
 
     /// Imports a document into the store at `storeURL` (created when missing).
+    ///
+    /// A missing store is built whole in a new file beside it and linked into place only if no file
+    /// has appeared there meanwhile (`link(2)` fails rather than replace one): other processes never
+    /// see a half-created store, and of several imports creating one store, the others import into the
+    /// winner's. A failed import removes only the file it built; an existing store is never removed.
     public func importDocument(_ document: Data, into storeURL: URL) throws(InterchangeError) -> ImportSummary {
         let plan = try plan(document)
-        let fileManager = FileManager.default
-        let existed = fileManager.fileExists(atPath: storeURL.path)
-        do {
-            try insertAndSave(plan, storeURL: storeURL)
-        } catch {
-            if !existed {
-                for suffix in ["", "-wal", "-shm", "-journal"] {
-                    try? fileManager.removeItem(atPath: storeURL.path + suffix)
-                }
-            }
-            throw error
+        if !FileManager.default.fileExists(atPath: storeURL.path), try importIntoNewFile(plan, storeURL: storeURL) {
+            return ImportSummary(plan)
         }
+        try Self.checkUndamaged(storeURL)
+        try insertAndSave(plan, storeURL: storeURL)
         return ImportSummary(plan)
+    }
+
+    /// Refuses a store that `PRAGMA quick_check` finds damaged, before anything is written to it: SQLite
+    /// does not notice every damaged page on its own, and writing into one spreads the damage.
+    private static func checkUndamaged(_ storeURL: URL) throws(InterchangeError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: storeURL.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return }  // An empty file becomes a new store.
+        do {
+            let connection = try SQLiteConnection(path: storeURL.path, mode: .readOnly)
+            let statement = try connection.prepareUncached("PRAGMA quick_check(5)")
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(0)) }
+            guard lines == ["ok"] else {
+                throw StoreError.damagedStore(
+                    path: storeURL.path,
+                    reason: "PRAGMA quick_check found: \(lines.joined(separator: "; ")); nothing was imported (see 'cdqi check')")
+            }
+        } catch let error as StoreError {
+            throw .store(error.description)
+        } catch let error as SQLiteError {
+            throw .store(StoreError.classifying(error, path: storeURL.path).description)
+        } catch {
+            throw .store("\(storeURL.path): \(error)")
+        }
+    }
+
+    /// Builds the store in a scratch file in the store's folder and links it to `storeURL`; returns
+    /// `false` (after removing the scratch file) when a store appeared there meanwhile.
+    private func importIntoNewFile(_ plan: ImportPlan, storeURL: URL) throws(InterchangeError) -> Bool {
+        let folder = storeURL.deletingLastPathComponent()
+        let scratch = folder.appendingPathComponent(".\(storeURL.lastPathComponent).cdqi-import-\(getpid())-\(UUID().uuidString)")
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(scratch.path + suffix) }
+        }
+        do {
+            try insertAndSave(plan, storeURL: scratch)
+        } catch .store(let message) {
+            // Messages name the file the user gave, not the scratch file.
+            throw .store(message.replacingOccurrences(of: scratch.path, with: storeURL.path))
+        }
+        // The container is closed: its last connection checkpointed the log into the file.
+        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: scratch.path + suffix) {
+            throw .store("\(storeURL.path): the new store's \(suffix) file was left behind by SQLite; nothing was imported")
+        }
+        if link(scratch.path, storeURL.path) == 0 { return true }
+        let code = errno
+        guard code == EEXIST else {
+            throw .store("\(storeURL.path): cannot create the store: \(String(cString: strerror(code)))")
+        }
+        return false
     }
 
     private func plan(_ document: Data) throws(InterchangeError) -> ImportPlan {
@@ -57,8 +106,8 @@ public struct StoreImporter {
         return try DocumentReader(model: model).read(json).get()
     }
 
-    /// Runs in its own scope so that the container (and its connection) is closed before a failed
-    /// import removes a store file it created.
+    /// Runs in its own scope so that the container (and its connection) is closed when it returns: a
+    /// new store is complete in its file before it is linked into place.
     private func insertAndSave(_ plan: ImportPlan, storeURL: URL) throws(InterchangeError) {
         let container: PersistentContainer
         do {

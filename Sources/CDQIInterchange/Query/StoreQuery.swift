@@ -180,6 +180,7 @@ public struct StoreQuery: Sendable {
         switch error {
         case let error as QueryError: error
         case let error as PredicateSQLError: .invalidRequest(error.description)
+        case let error as SQLiteError where error.isCorruption: .store("cannot read the store: the store is damaged: \(error.description)")
         case let error as CustomStringConvertible: .store("cannot read the store: \(error.description)")
         default: .store("cannot read the store: \(error)")
         }

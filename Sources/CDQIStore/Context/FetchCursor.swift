@@ -108,7 +108,7 @@ public final class FetchCursor {
                     statement.reset()
                     break
                 }
-                guard let (object, isNew) = reader.object(at: statement) else { continue }
+                let (object, isNew) = try reader.object(at: statement)
                 batch.append(object)
                 batchIsNew.append(isNew)
             }

@@ -34,7 +34,7 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         try coordinator.withStore { store in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
-                if let object = reader.object(at: statement)?.object { objects.append(object) }
+                objects.append(try reader.object(at: statement).object)
             }
         }
         reader.awakeFilledObjects(in: objects)

@@ -89,8 +89,10 @@ extension ManagedObjectContext {
             }
         } catch let error as ContextError {
             throw error
+        } catch let error as StoreError {
+            throw .store(error)
         } catch let error as SQLiteError {
-            throw .store(.sqlite(error))
+            throw .store(.classifying(error, path: coordinator.url?.path ?? ":memory:"))
         } catch {
             throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
         }

@@ -85,10 +85,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Runs `body` with the store, serialized with every other use of it.
+    /// SQLite's corruption errors (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) leave as
+    /// ``StoreError/damagedStore(path:reason:)``.
     func withStore<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try body(store)
+        do {
+            return try body(store)
+        } catch let error as SQLiteError where error.isCorruption {
+            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
+        }
     }
 }
 

@@ -23,17 +23,24 @@ struct RowObjectReader {
         schema = context.coordinator.layout
     }
 
-    /// The object of the statement's current row, and whether it was registered just now; `nil` for a
-    /// row of an entity number the model does not have.
-    mutating func object(at statement: SQLiteStatement) -> (object: ManagedObject, isNew: Bool)? {
+    /// The object of the statement's current row, and whether it was registered just now.
+    ///
+    /// - Throws: ``StoreError/damagedStore(path:reason:)`` for a row whose `Z_ENT` names no entity of
+    ///   the model (999, NULL, text): such a row is reported, never skipped, so that reading and
+    ///   counting never disagree without a word.
+    mutating func object(at statement: SQLiteStatement) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
         let number = Int(statement.int64(0))
-        if number != currentNumber {
-            guard let layout = schema.entity(number: number) else { return nil }
+        if number != currentNumber || currentLayout == nil {
+            guard let layout = schema.entity(number: number), statement.storageClass(0) == 1 else {
+                throw SQLiteStore.unknownEntityRow(statement, path: context.coordinator.url?.path ?? ":memory:")
+            }
             currentNumber = number
             currentLayout = layout
             currentType = context.coordinator.objectClass(for: layout)
         }
-        guard let layout = currentLayout else { return nil }
+        guard let layout = currentLayout else {
+            throw SQLiteStore.unknownEntityRow(statement, path: context.coordinator.url?.path ?? ":memory:")
+        }
         let registered = context.registeredObject(of: layout, key: statement.int64(1), type: currentType)
         let object = registered.object
         // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
@@ -78,7 +85,7 @@ extension ManagedObjectContext {
                 defer { statement.reset() }
                 for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }
                 while try statement.step() {
-                    guard let object = reader.object(at: statement)?.object else { continue }
+                    let object = try reader.object(at: statement).object
                     each(object, statement)
                     objects.append(object)
                 }

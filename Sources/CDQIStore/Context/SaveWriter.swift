@@ -101,17 +101,38 @@ struct SaveWriter {
         return (key, object.entity.number)
     }
 
+    /// Gives every inserted object the next keys of its hierarchy's `Z_PRIMARYKEY.Z_MAX`. A `Z_MAX`
+    /// that is missing, not an integer, or too large for the keys needed is a damaged store (Core Data
+    /// never writes one), reported as such rather than trapping or colliding with existing rows.
     private mutating func allocateKeys() throws {
         var byRoot: [Int: [ManagedObject]] = [:]
         for object in plan.inserted { byRoot[object.entity.rootNumber, default: []].append(object) }
         for (root, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let select = try connection.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+            let name = schema.entity(number: root)?.name ?? "entity \(root)"
+            func damaged(_ problem: String) -> ContextError {
+                .store(.damagedStore(path: connection.path, reason: "Z_PRIMARYKEY.Z_MAX of \(name) (Z_ENT \(root)) \(problem)"))
+            }
+            let select = try connection.prepare("SELECT Z_MAX, typeof(Z_MAX) FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
             try select.bind(Int64(root), at: 1)
-            var maximum: Int64 = 0
-            if try select.step() { maximum = select.int64(0) }
+            guard try select.step() else {
+                select.reset()
+                throw damaged("is missing: the table has no row for the entity")
+            }
+            let type = select.string(1)
+            guard type == "integer" else {
+                let shown = select.isNull(0) ? "NULL" : "'\(select.string(0))'"
+                select.reset()
+                throw damaged("is \(shown) (\(type)), not an integer")
+            }
+            var maximum = select.int64(0)
             select.reset()
+            guard maximum >= 0 else { throw damaged("is negative (\(maximum))") }
             for object in objects {
-                maximum += 1
+                let (next, overflow) = maximum.addingReportingOverflow(1)
+                if overflow {
+                    throw damaged("is \(maximum): no keys left for \(objects.count) new object\(objects.count == 1 ? "" : "s")")
+                }
+                maximum = next
                 object.allocatedKey = maximum
             }
             let update = try connection.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")

@@ -27,6 +27,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code: code & 0xFF, extendedCode: extended, message: message, sql: sql)
     }
 
+    /// Whether SQLite found the database file damaged or not a database (`SQLITE_CORRUPT` 11,
+    /// `SQLITE_NOTADB` 26, with any extended code).
+    public var isCorruption: Bool { code == 11 || code == 26 }
+
     /// `SQLite error 19 (extended 2067): UNIQUE constraint failed: …, in: INSERT …`
     public var description: String {
         var text = "SQLite error \(code)"

@@ -127,6 +127,11 @@ public final class SQLiteStatement {
     }
 
     /// The column's SQLite storage class (`SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`).
+    /// The table a result column reads from, when it reads one directly.
+    public func tableName(ofColumn index: Int) -> String? {
+        sqlite3_column_table_name(handle, Int32(index)).map { String(cString: $0) }
+    }
+
     public func storageClass(_ index: Int) -> Int32 {
         sqlite3_column_type(handle, Int32(index))
     }

@@ -11,11 +11,53 @@ extension SQLiteStore {
         var references: [ObjectReference] = []
         while try statement.step() {
             let number = Int(statement.int64(0))
-            let name = schema.entity(number: number)?.name ?? request.entityName
+            guard statement.storageClass(0) == 1, let name = schema.entity(number: number)?.name else {
+                throw Self.unknownEntityRow(statement, path: url?.path ?? ":memory:")
+            }
             references.append(ObjectReference(
                 entityName: name, storeIdentifier: metadata.uuid, identity: .primaryKey(statement.int64(1))))
         }
         return references
+    }
+
+    /// The statement for fetch SQL; SQLite's refusal of its size is the user's request's fault.
+    private func prepareStatement(_ sql: String) throws -> SQLiteStatement {
+        let error: SQLiteError
+        do {
+            return try connection.prepare(sql)
+        } catch let caught {
+            error = caught
+        }
+        guard Self.isTooLarge(error) else { throw error }
+        throw PredicateSQLError.unsupported(
+            "the request is too large for SQLite (\(error.message)); use fewer terms, for example 'key IN {…}' "
+                + "instead of a chain of comparisons")
+    }
+
+    /// Whether SQLite refused a statement for its size (a predicate of thousands of terms): the user's
+    /// request, not the store, is at fault.
+    private static func isTooLarge(_ error: SQLiteError) -> Bool {
+        error.code == 1
+            && ["Expression tree is too large", "too many terms", "too many SQL variables", "too many arguments", "parser stack overflow"]
+                .contains { error.message.contains($0) }
+    }
+
+    /// The error for a row (`Z_ENT`, `Z_PK` first) whose `Z_ENT` is no entity number of the model:
+    /// the store is damaged, and the message names the table, the row's key and the value.
+    static func unknownEntityRow(_ statement: SQLiteStatement, path: String) -> StoreError {
+        let value: String
+        switch statement.storageClass(0) {
+        case 1: value = String(statement.int64(0))
+        case 5: value = "NULL"
+        case 2: value = "\(statement.double(0)) (a real)"
+        case 3: value = "'\(statement.string(0))' (text)"
+        default: value = "a blob"
+        }
+        let table = statement.tableName(ofColumn: 0) ?? "its table"
+        return .damagedStore(
+            path: path,
+            reason: "the row Z_PK \(statement.int64(1)) of \(table) has Z_ENT \(value), which is no entity of the model "
+                + "(run 'cdqi check' on the store)")
     }
 
     /// Runs a request selecting whole rows (`columns` of the fetched table, aliased `t0`, starting with
@@ -62,7 +104,15 @@ extension SQLiteStore {
         var rewritten = request
         rewritten.predicate = predicate
         let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
-        let fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        let fragment: SQLFragment
+        do {
+            fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        } catch {
+            // The message quotes the predicate: compile it once more with its constants in place, so
+            // that the quote shows them as written rather than as the slots that stand for them.
+            _ = try builder.build(request, shape: shape)
+            throw error
+        }
         let entry = CompiledFetchCache.Entry(sql: fragment.sql, bindings: fragment.bindings)
         if parameterizer.isCacheable { fetchCache[key] = entry }
         return (entry, parameterizer.constants)
@@ -77,7 +127,7 @@ extension SQLiteStore {
             cached.rewind()
             statement = cached
         } else {
-            statement = try connection.prepare(entry.sql)
+            statement = try prepareStatement(entry.sql)
             if entry.statement == nil { entry.statement = statement }
         }
         for (offset, binding) in entry.bindings.enumerated() {

@@ -39,12 +39,11 @@ public final class SQLiteStore {
             connection = try SQLiteConnection(path: path)
             try SQLiteFunctions.register(on: connection)
         } catch {
-            throw .sqlite(error)
+            throw .classifying(error, path: path)
         }
         do {
-            if try Self.tableNames(connection).isEmpty {
-                metadata = StoreMetadata(model: model)
-                try Self.create(connection, schema: schema, metadata: metadata)
+            if try Self.tableNames(connection).isEmpty, let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
+                metadata = created
             } else {
                 metadata = try Self.verify(connection, path: path, model: model, schema: schema)
                 try connection.enableWriteAheadLog()
@@ -52,7 +51,7 @@ public final class SQLiteStore {
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
-            throw .sqlite(error)
+            throw .classifying(error, path: path)
         } catch {
             throw .notACoreDataStore(path: path, reason: "\(error)")
         }
@@ -78,12 +77,22 @@ public final class SQLiteStore {
 
     // MARK: Creating
 
-    private static func create(_ connection: SQLiteConnection, schema: StoreSchema, metadata: StoreMetadata) throws {
-        // auto_vacuum must be chosen before the first table exists; Core Data uses INCREMENTAL.
+    /// Creates the store's tables when the file has none, and returns its new metadata; returns `nil`
+    /// when another connection (another process) created them first, so that the caller opens that
+    /// store instead. The check and the creation happen under one write lock (`BEGIN IMMEDIATE`):
+    /// of two processes creating one store, exactly one writes the tables and the other sees them.
+    private static func createIfEmpty(
+        _ connection: SQLiteConnection, schema: StoreSchema, model: ManagedObjectModel
+    ) throws -> StoreMetadata? {
+        // auto_vacuum must be chosen before the first table exists; Core Data uses INCREMENTAL. Both
+        // pragmas are settings of an empty file, harmless when another process got there first
+        // (auto_vacuum changes nothing once tables exist; the store is WAL either way).
         try connection.execute("PRAGMA auto_vacuum = 2")
         try connection.enableWriteAheadLog()
+        let metadata = StoreMetadata(model: model)
         let plist = try metadata.propertyList()
-        try connection.writeTransaction {
+        return try connection.writeTransaction { () throws -> StoreMetadata? in
+            guard try tableNames(connection).isEmpty else { return nil }
             for statement in StoreSchema.bookkeepingStatements + schema.createStatements {
                 try connection.execute(statement)
             }
@@ -100,6 +109,7 @@ public final class SQLiteStore {
             try insertMetadata.bind(metadata.uuid, at: 1)
             try insertMetadata.bind(plist, at: 2)
             try insertMetadata.run()
+            return metadata
         }
     }
 

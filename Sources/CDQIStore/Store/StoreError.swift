@@ -8,6 +8,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableMetadata(path: String, reason: String)
     /// The store was written for a different model: every difference found, one per line.
     case modelMismatch(path: String, differences: [String])
+    /// The file is damaged: SQLite found it corrupt or not a database (`SQLITE_CORRUPT`,
+    /// `SQLITE_NOTADB`), or Core Data's bookkeeping holds values no store writes (a `Z_MAX` that is not
+    /// an integer, or has no keys left). The reason names the table and key when one is known.
+    case damagedStore(path: String, reason: String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -21,6 +25,16 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .modelMismatch(let path, let differences):
             return "\(path): the store was written for a different model:\n"
                 + differences.map { "  - \($0)" }.joined(separator: "\n")
+        case .damagedStore(let path, let reason):
+            return "\(path): the store is damaged: \(reason)"
         }
+    }
+}
+
+extension StoreError {
+    /// The store error for a SQLite error on the store at `path`: ``damagedStore(path:reason:)`` for
+    /// SQLite's corruption codes (`SQLITE_CORRUPT` 11, `SQLITE_NOTADB` 26), otherwise ``sqlite(_:)``.
+    public static func classifying(_ error: SQLiteError, path: String) -> StoreError {
+        error.isCorruption ? .damagedStore(path: path, reason: error.description) : .sqlite(error)
     }
 }
