@@ -157,6 +157,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError`` when the store
     ///   cannot be read.
     public func cursor(for request: FetchRequest) throws -> FetchCursor {
-        try FetchCursor(context: self, request: request)
+        processPendingMerges()
+        return try FetchCursor(context: self, request: request)
     }
 }

@@ -17,6 +17,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError``/``StoreError``
     ///   from the store, ``PredicateEvaluationError`` when a changed object cannot be evaluated.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        processPendingMerges()
         let objects = try fetchMatchingObjects(request)
         if !request.returnsObjectsAsFaults { try load(objects) }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
@@ -43,6 +44,7 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        processPendingMerges()
         let pending = pendingObjects(for: request)
         if pending.isEmpty {
             let references = try coordinator.withStore { try $0.fetchObjectReferences(request) }
@@ -71,6 +73,7 @@ extension ManagedObjectContext {
 
     /// The number of objects ``fetch(_:)`` would return, unsaved changes and window included.
     public func count(for request: FetchRequest) throws -> Int {
+        processPendingMerges()
         if pendingObjects(for: request).isEmpty {
             return try coordinator.withStore { try $0.count(request) }
         }

@@ -30,6 +30,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var resolvedClasses: [Int: ManagedObject.Type] = [:]
     /// The number of `register` calls so far: what a context's cached answers were worked out under.
     private let registrations = Atomic<Int>(0)
+    /// The inboxes of the contexts that follow this coordinator's saves.
+    private let followers = Mutex<[WeakMergeInbox]>([])
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
@@ -82,6 +84,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The entity a class is registered for, when exactly one is.
     func entityName(for type: ManagedObject.Type) -> String? {
         registryLock.withLock { entityNames[ObjectIdentifier(type)] ?? nil }
+    }
+
+    /// Starts posting every save made through this coordinator (except those of `inbox`'s own
+    /// context) into `inbox`.
+    func follow(_ inbox: MergeInbox) {
+        followers.withLock { $0.append(WeakMergeInbox(inbox: inbox)) }
+    }
+
+    /// Stops posting saves into `inbox` (and forgets inboxes whose context is gone).
+    func unfollow(_ inbox: MergeInbox) {
+        followers.withLock { $0.removeAll { $0.inbox == nil || $0.inbox === inbox } }
+    }
+
+    /// Posts a finished save into every following context's inbox but the saver's own (`sender`).
+    /// Called by the saving context before its `save()` returns.
+    func broadcast(_ changes: SaveChanges, from sender: MergeInbox?) {
+        let inboxes = followers.withLock { followers -> [MergeInbox] in
+            followers.removeAll { $0.inbox == nil }
+            return followers.compactMap { $0.inbox === sender ? nil : $0.inbox }
+        }
+        guard !inboxes.isEmpty, !changes.isEmpty else { return }
+        // Inserts alone are posted too: they change the members of to-many relationships.
+        let (updated, deleted) = changes.updatedAndDeleted
+        let save = MergeInbox.Save(updated: updated, deleted: deleted)
+        for inbox in inboxes { inbox.post(save) }
     }
 
     /// Runs `body` with the store, serialized with every other use of it.
