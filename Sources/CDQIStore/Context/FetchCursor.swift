@@ -53,7 +53,7 @@ public final class FetchCursor {
             source = .ids(try context.fetchObjectIDs(request), next: 0)
             return
         }
-        let (sql, bindings) = try coordinator.withStore { store in
+        let (sql, bindings) = try coordinator.withReader { store in
             try store.rowsSQL(for: request, columns: layout.tableColumnsSQL)
         }
         let connection = try SQLiteConnection(path: url.path, mode: .readOnly)

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
         // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.
         var reader = RowObjectReader(context: self)
         var objects: [ManagedObject] = []
-        try coordinator.withStore { store in
+        try coordinator.withReader { store in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
                 if let object = reader.object(at: statement)?.object { objects.append(object) }
             }
@@ -47,14 +47,14 @@ extension ManagedObjectContext {
         processPendingMerges()
         let pending = pendingObjects(for: request)
         if pending.isEmpty {
-            let references = try coordinator.withStore { try $0.fetchObjectReferences(request) }
+            let references = try coordinator.withReader { try $0.fetchObjectReferences(request) }
             return references.compactMap { objectID(for: $0) }
         }
         // Unsaved changes: fetch without the window, merge, sort in memory, then apply the window.
         var unwindowed = request
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
-        let references = try coordinator.withStore { try $0.fetchObjectReferences(unwindowed) }
+        let references = try coordinator.withReader { try $0.fetchObjectReferences(unwindowed) }
         let changed = Set(pending.map(\.objectID))
         var matches: [ManagedObject] = references.compactMap { objectID(for: $0) }
             .filter { !changed.contains($0) }
@@ -75,7 +75,7 @@ extension ManagedObjectContext {
     public func count(for request: FetchRequest) throws -> Int {
         processPendingMerges()
         if pendingObjects(for: request).isEmpty {
-            return try coordinator.withStore { try $0.count(request) }
+            return try coordinator.withReader { try $0.count(request) }
         }
         return try fetchObjectIDs(request).count
     }

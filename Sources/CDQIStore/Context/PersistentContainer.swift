@@ -32,8 +32,13 @@ public final class PersistentContainer: @unchecked Sendable {
     private var madeViewContext: ManagedObjectContext?
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
-    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
-        coordinator = try PersistentStoreCoordinator(model: model, url: url)
+    ///
+    /// - Parameter readerCount: the most read-only connections a store file gets, so that reads of
+    ///   different contexts run in parallel (see ``PersistentStoreCoordinator``); 0 for none.
+    public init(
+        model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
+    ) throws(StoreError) {
+        coordinator = try PersistentStoreCoordinator(model: model, url: url, readerCount: readerCount)
     }
 
     /// The context of the container's owner (the main actor in an app, the creating code elsewhere),
