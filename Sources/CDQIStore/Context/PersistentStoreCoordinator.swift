@@ -51,7 +51,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Parameter readerCount: the most read-only connections a store file gets (opened when first
     ///   needed); 0 makes every read share the writer connection, one at a time. Ignored for an
-    ///   in-memory store, which always has one connection.
+    ///   in-memory store, which always has one connection, and for a file SQLite could not put in WAL
+    ///   mode (``readerCount`` is then 0).
     public init(
         model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
     ) throws(StoreError) {
@@ -59,7 +60,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         self.model = model
         self.store = store
         self.url = url
-        readers = url != nil && readerCount > 0 ? StoreReaderPool(writer: store, capacity: readerCount) : nil
+        // Readers need WAL (without it a reader would wait for the writer, and the writer for readers);
+        // a file whose journal could not be switched to WAL keeps one connection.
+        readers = url != nil && readerCount > 0 && store.connection.journalMode == "wal"
+            ? StoreReaderPool(writer: store, capacity: readerCount) : nil
         layout = ModelLayout(model: model, schema: store.schema)
         storeIdentifier = store.metadata.uuid
     }
