@@ -27,8 +27,10 @@ extension ManagedObjectContext {
     /// these calls began is merged by it. Changes made to the store file outside this coordinator
     /// (another process, another coordinator) are not posted.
     ///
-    /// Turning it off drops the saves posted and not merged yet. Saves made while it is off are never
-    /// merged.
+    /// Posted saves wait in the context until it merges them: a following context kept but not used
+    /// holds the updated and deleted IDs of every save since its last merge (shared with the other
+    /// following contexts, not copied). Turning it off drops the saves posted and not merged yet; saves
+    /// made while it is off are never merged.
     public var automaticallyMergesChangesFromParent: Bool {
         get { mergeInbox != nil }
         set {
