@@ -44,10 +44,20 @@ struct ParallelReaderTests {
         #expect(inserted.wait(timeout: .now() + 10) == .success)
         let read = ThreadResult { try container.newContext().count(for: Self.employees) }
         let during = read.wait(seconds: 10)
+        // Firing a fault and loading a to-many relationship read through the pool too.
+        let annID = try #require(try container.newContext().from(Employee.self).filter { $0.firstName == "Ann" }.ids().first())
+        let related = ThreadResult { () throws -> [String] in
+            let context = container.newContext()
+            let ann = context.object(with: annID)
+            let department = try #require(try ann.value(forKey: "department") as? ManagedObject)
+            return try department.objects(forKey: "employees").map { try $0.value(forKey: "firstName") as? String ?? "" }.sorted()
+        }
+        let relatedDuring = related.wait(seconds: 10)
         release.signal()
         #expect(try save.wait(seconds: 10)?.get() != nil)
         // 5 employees; the two inserted rows were not committed yet.
         #expect(try during?.get() == 5)
+        #expect(try relatedDuring?.get() == ["Ann", "Bob"])
         #expect(try container.newContext().count(for: Self.employees) == 7)
     }
 
