@@ -1,7 +1,6 @@
 @testable import CDQIStore
 import CoreDataQueryInterface
 import Foundation
-import Synchronization
 import Testing
 
 /// The read connections of a store file: reads of different contexts at the same time, reads while a
@@ -183,24 +182,26 @@ struct ParallelReaderTests {
     }
 }
 
-/// Runs a closure on a thread of its own; its result can be waited for with a timeout.
-final class ThreadResult<T: Sendable>: Sendable {
+/// Runs a closure on a thread of its own; its result can be waited for with a timeout. `result` is
+/// only touched while holding `lock`.
+final class ThreadResult<T: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let result = Mutex<Result<T, any Error>?>(nil)
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
 
     init(_ body: @escaping @Sendable () throws -> T) {
         Thread.detachNewThread { [self] in
             let outcome = Result(catching: body)
-            result.withLock { $0 = outcome }
+            lock.withLock { result = outcome }
             done.signal()
         }
     }
 
     /// The result, or `nil` when the closure has not finished within `seconds`.
     func wait(seconds: Double) -> Result<T, any Error>? {
-        if let finished = result.withLock({ $0 }) { return finished }
+        if let finished = lock.withLock({ result }) { return finished }
         guard done.wait(timeout: .now() + seconds) == .success else { return nil }
         done.signal()   // later waits return at once
-        return result.withLock { $0 }
+        return lock.withLock { result }
     }
 }

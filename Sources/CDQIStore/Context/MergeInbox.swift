@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The saves of other contexts that a context following its coordinator
 /// (``ManagedObjectContext/automaticallyMergesChangesFromParent``) has not merged yet.
@@ -6,26 +6,31 @@ import Synchronization
 /// The coordinator posts into it from the saving task; the following context takes everything out when
 /// it next merges. Each post is the updated and deleted IDs of one save, as arrays shared by every
 /// inbox (posting copies no ID).
-final class MergeInbox: Sendable {
+///
+/// It is `Sendable`: `pending` is only touched while holding `lock` (an `NSLock`, whose pthread mutex
+/// ThreadSanitizer understands).
+final class MergeInbox: @unchecked Sendable {
     /// One save's changes, as a following context needs them.
     struct Save: Sendable {
         var updated: [ManagedObjectID]
         var deleted: [ManagedObjectID]
     }
 
-    private let pending = Mutex<[Save]>([])
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var pending: [Save] = []
 
     /// Adds a save.
     func post(_ save: Save) {
-        pending.withLock { $0.append(save) }
+        lock.withLock { pending.append(save) }
     }
 
     /// Takes every save posted so far, oldest first, leaving the inbox empty.
     func take() -> [Save] {
-        pending.withLock { saves in
-            guard !saves.isEmpty else { return [] }
-            let taken = saves
-            saves = []
+        lock.withLock {
+            guard !pending.isEmpty else { return [] }
+            let taken = pending
+            pending = []
             return taken
         }
     }

@@ -12,9 +12,9 @@ import Synchronization
 /// another, empty database).
 ///
 /// It is `Sendable`: its state is immutable except the writer connection, only touched while holding
-/// `lock`, the readers, each used by one caller at a time (see the pool), and the class registry, only
+/// `lock`, the readers, each used by one caller at a time (see the pool), the class registry, only
 /// touched while holding `registryLock` (a separate lock, so that code running with the store may still
-/// look up classes).
+/// look up classes), and the following contexts' inboxes, only touched while holding `followersLock`.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model.
     public let model: ManagedObjectModel
@@ -44,8 +44,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var resolvedClasses: [Int: ManagedObject.Type] = [:]
     /// The number of `register` calls so far: what a context's cached answers were worked out under.
     private let registrations = Atomic<Int>(0)
-    /// The inboxes of the contexts that follow this coordinator's saves.
-    private let followers = Mutex<[WeakMergeInbox]>([])
+    private let followersLock = NSLock()
+    /// Guarded by `followersLock`: the inboxes of the contexts that follow this coordinator's saves.
+    private var followers: [WeakMergeInbox] = []
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     ///
@@ -119,18 +120,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Starts posting every save made through this coordinator (except those of `inbox`'s own
     /// context) into `inbox`.
     func follow(_ inbox: MergeInbox) {
-        followers.withLock { $0.append(WeakMergeInbox(inbox: inbox)) }
+        followersLock.withLock { followers.append(WeakMergeInbox(inbox: inbox)) }
     }
 
     /// Stops posting saves into `inbox` (and forgets inboxes whose context is gone).
     func unfollow(_ inbox: MergeInbox) {
-        followers.withLock { $0.removeAll { $0.inbox == nil || $0.inbox === inbox } }
+        followersLock.withLock { followers.removeAll { $0.inbox == nil || $0.inbox === inbox } }
     }
 
     /// Posts a finished save into every following context's inbox but the saver's own (`sender`).
     /// Called by the saving context before its `save()` returns.
     func broadcast(_ changes: SaveChanges, from sender: MergeInbox?) {
-        let inboxes = followers.withLock { followers -> [MergeInbox] in
+        let inboxes = followersLock.withLock { () -> [MergeInbox] in
             followers.removeAll { $0.inbox == nil }
             return followers.compactMap { $0.inbox === sender ? nil : $0.inbox }
         }
