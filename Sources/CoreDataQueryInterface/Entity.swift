@@ -9,7 +9,10 @@
 /// ```
 ///
 /// Members start with `cdqi`, so they never clash with the properties of a model's classes.
-public protocol Entity: AnyObject {
+///
+/// The conformance may not be isolated to an actor (the metatype is `Sendable`): the async query forms
+/// (`ids(in:)`, `all(in:)`, …) run the query in another task.
+public protocol Entity: AnyObject, SendableMetatype {
     /// The proxy type the query closures of this entity receive.
     associatedtype CDQIAttribute: EntityAttribute
 

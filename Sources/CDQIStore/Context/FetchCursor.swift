@@ -53,7 +53,7 @@ public final class FetchCursor {
             source = .ids(try context.fetchObjectIDs(request), next: 0)
             return
         }
-        let (sql, bindings) = try coordinator.withStore { store in
+        let (sql, bindings) = try coordinator.withReader { store in
             try store.rowsSQL(for: request, columns: layout.tableColumnsSQL)
         }
         let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
@@ -157,6 +157,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError`` when the store
     ///   cannot be read.
     public func cursor(for request: FetchRequest) throws -> FetchCursor {
-        try FetchCursor(context: self, request: request)
+        processPendingMerges()
+        return try FetchCursor(context: self, request: request)
     }
 }

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a request the SQL compiler does not accept (an unknown key
     ///   path, a key path selected but not grouped, …), ``SQLiteError`` from the store.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {
-        try coordinator.withStore { try $0.fetchDictionaries(request) }
+        processPendingMerges()
+        return try coordinator.withReader { try $0.fetchDictionaries(request) }
     }
 }

@@ -30,7 +30,7 @@ extension ManagedObjectContext {
     func readRow(of layout: EntityLayout, key: Int64) throws(ManagedObjectError) -> StoredRow? {
         let schema = coordinator.layout
         do {
-            return try coordinator.withStore { store -> StoredRow? in
+            return try coordinator.withReader { store -> StoredRow? in
                 try StoredRow.read(layout, key: key, connection: store.connection, schema: schema)
             }
         } catch {

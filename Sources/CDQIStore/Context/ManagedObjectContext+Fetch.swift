@@ -17,6 +17,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PredicateSQLError`` for a predicate a fetch cannot run, ``SQLiteError``/``StoreError``
     ///   from the store, ``PredicateEvaluationError`` when a changed object cannot be evaluated.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        processPendingMerges()
         let objects = try fetchMatchingObjects(request)
         if !request.returnsObjectsAsFaults { try load(objects) }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
@@ -32,7 +33,7 @@ extension ManagedObjectContext {
         // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.
         var reader = RowObjectReader(context: self)
         var objects: [ManagedObject] = []
-        try coordinator.withStore { store in
+        try coordinator.withReader { store in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
                 objects.append(try reader.object(at: statement).object)
             }
@@ -43,16 +44,17 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        processPendingMerges()
         let pending = pendingObjects(for: request)
         if pending.isEmpty {
-            let references = try coordinator.withStore { try $0.fetchObjectReferences(request) }
+            let references = try coordinator.withReader { try $0.fetchObjectReferences(request) }
             return references.compactMap { objectID(for: $0) }
         }
         // Unsaved changes: fetch without the window, merge, sort in memory, then apply the window.
         var unwindowed = request
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
-        let references = try coordinator.withStore { try $0.fetchObjectReferences(unwindowed) }
+        let references = try coordinator.withReader { try $0.fetchObjectReferences(unwindowed) }
         let changed = Set(pending.map(\.objectID))
         var matches: [ManagedObject] = references.compactMap { objectID(for: $0) }
             .filter { !changed.contains($0) }
@@ -71,8 +73,9 @@ extension ManagedObjectContext {
 
     /// The number of objects ``fetch(_:)`` would return, unsaved changes and window included.
     public func count(for request: FetchRequest) throws -> Int {
+        processPendingMerges()
         if pendingObjects(for: request).isEmpty {
-            return try coordinator.withStore { try $0.count(request) }
+            return try coordinator.withReader { try $0.count(request) }
         }
         return try fetchObjectIDs(request).count
     }

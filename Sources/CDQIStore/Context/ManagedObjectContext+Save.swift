@@ -99,6 +99,7 @@ extension ManagedObjectContext {
         written = true
         let changes = finish(plan, result)
         for objects in [inserted, updated, deleted] { objects.forEachUnretained { $1.didSave() } }
+        coordinator.broadcast(changes, from: mergeInbox)
         return changes
     }
 

@@ -40,6 +40,13 @@ public final class ManagedObjectContext {
     )?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
+    /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
+    /// is on; `nil` while it is off.
+    var mergeInbox: MergeInbox?
+    /// Objects an automatic merge found deleted from the store: out of the registry, faults whose
+    /// access throws ``ManagedObjectError/faultNotFulfilled(objectID:)``; they leave the context (and
+    /// throw ``ManagedObjectError/noContext(entity:)``) at ``reset()`` or when the context goes away.
+    var invalidatedByMerge: [ManagedObject] = []
 
     /// Creates a context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
@@ -51,6 +58,8 @@ public final class ManagedObjectContext {
         // Objects refer to each other strongly through their relationship slots; break those cycles.
         for object in registered.values { object.detachFromContext() }
         for object in touched.values { object.detachFromContext() }
+        for object in invalidatedByMerge { object.detachFromContext() }
+        if let mergeInbox { coordinator.unfollow(mergeInbox) }
     }
 
     // MARK: Objects
@@ -294,8 +303,12 @@ public final class ManagedObjectContext {
     public func reset() {
         for object in registered.values { object.detachFromContext() }
         for object in touched.values { object.detachFromContext() }
+        for object in invalidatedByMerge { object.detachFromContext() }
         registered.removeAll()
         touched.removeAll()
+        invalidatedByMerge.removeAll()
+        // Saves posted so far concern objects that are gone now.
+        _ = mergeInbox?.take()
     }
 
     /// Updates an object from the store. With `mergeChanges: false` the object becomes a fault and its
@@ -328,15 +341,19 @@ public final class ManagedObjectContext {
     /// Runs `body` now, on the caller's thread, and returns its result. A context belongs to whoever
     /// created it, so there is no queue to hop to; this exists so Core Data-shaped code reads the same.
     /// Use ``PersistentStoreCoordinator/performBackgroundTask(_:)`` for work on another context off the
-    /// caller's thread.
+    /// caller's thread. With ``automaticallyMergesChangesFromParent`` on, other contexts' saves are
+    /// merged first.
     public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
-        try body()
+        processPendingMerges()
+        return try body()
     }
 
     /// Runs `body` in the caller's isolation (the context's owner) and returns its result; see
-    /// ``performAndWait(_:)``.
+    /// ``performAndWait(_:)``. With ``automaticallyMergesChangesFromParent`` on, other contexts' saves
+    /// are merged first.
     public nonisolated(nonsending) func perform<T>(_ body: () throws -> T) async rethrows -> T {
-        try body()
+        processPendingMerges()
+        return try body()
     }
 }
 

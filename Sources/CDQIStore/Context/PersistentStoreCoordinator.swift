@@ -2,12 +2,19 @@ import CDQIModel
 import Foundation
 import Synchronization
 
-/// Owns a model and its SQLite store, and serializes every use of the store's connection: contexts on
-/// any thread or task share one coordinator.
+/// Owns a model and its SQLite store: contexts on any thread or task share one coordinator.
 ///
-/// It is `Sendable`: its state is immutable except the store connection, only touched while holding
-/// `lock`, and the class registry, only touched while holding `registryLock` (a separate lock, so that
-/// code running with the store may still look up classes).
+/// A store file has one writer connection and a pool of read-only connections (WAL mode): saves take
+/// the writer, one at a time; fetches, counts, dictionary fetches, faults and prefetches take a reader,
+/// so those of different contexts run at the same time, and none waits for a save. Each statement
+/// reads the last state committed when it started: a fetch never sees part of a save. An in-memory
+/// store has one connection, shared by reads and saves one at a time (a second connection would open
+/// another, empty database).
+///
+/// It is `Sendable`: its state is immutable except the writer connection, only touched while holding
+/// `lock`, the readers, each used by one caller at a time (see the pool), the class registry, only
+/// touched while holding `registryLock` (a separate lock, so that code running with the store may still
+/// look up classes), and the following contexts' inboxes, only touched while holding `followersLock`.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model.
     public let model: ManagedObjectModel
@@ -18,9 +25,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The store file, or `nil` for an in-memory store.
     public let url: URL?
 
+    /// The most read connections a store file gets when no count is given: as many as GRDB's
+    /// `DatabasePool` opens by default.
+    public static let defaultReaderCount = 5
+
     private let lock = NSLock()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`: the writer.
     private let store: SQLiteStore
+    /// The read connections of a store file; `nil` for an in-memory store, or when the reader count
+    /// is 0 (reads then share the writer).
+    private let readers: StoreReaderPool?
     private let registryLock = NSLock()
     /// Guarded by `registryLock`.
     private var classes: [String: ManagedObject.Type] = [:]
@@ -30,15 +44,34 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var resolvedClasses: [Int: ManagedObject.Type] = [:]
     /// The number of `register` calls so far: what a context's cached answers were worked out under.
     private let registrations = Atomic<Int>(0)
+    private let followersLock = NSLock()
+    /// Guarded by `followersLock`: the inboxes of the contexts that follow this coordinator's saves.
+    private var followers: [WeakMergeInbox] = []
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
-    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
+    ///
+    /// - Parameter readerCount: the most read-only connections a store file gets (opened when first
+    ///   needed); 0 makes every read share the writer connection, one at a time. Ignored for an
+    ///   in-memory store, which always has one connection, and for a file SQLite could not put in WAL
+    ///   mode (``readerCount`` is then 0).
+    public init(
+        model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
+    ) throws(StoreError) {
         let store = try SQLiteStore(model: model, url: url)
         self.model = model
         self.store = store
         self.url = url
+        // Readers need WAL (without it a reader would wait for the writer, and the writer for readers);
+        // a file whose journal could not be switched to WAL keeps one connection.
+        readers = url != nil && readerCount > 0 && store.connection.journalMode == "wal"
+            ? StoreReaderPool(writer: store, capacity: readerCount) : nil
         layout = ModelLayout(model: model, schema: store.schema)
         storeIdentifier = store.metadata.uuid
+    }
+
+    deinit {
+        // The readers first: the writer must be the file's last connection (see the pool).
+        readers?.closeFreeReaders()
     }
 
     /// Makes objects of `entityName` (and of its sub-entities that have no class of their own)
@@ -84,7 +117,32 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         registryLock.withLock { entityNames[ObjectIdentifier(type)] ?? nil }
     }
 
-    /// Runs `body` with the store, serialized with every other use of it.
+    /// Starts posting every save made through this coordinator (except those of `inbox`'s own
+    /// context) into `inbox`.
+    func follow(_ inbox: MergeInbox) {
+        followersLock.withLock { followers.append(WeakMergeInbox(inbox: inbox)) }
+    }
+
+    /// Stops posting saves into `inbox` (and forgets inboxes whose context is gone).
+    func unfollow(_ inbox: MergeInbox) {
+        followersLock.withLock { followers.removeAll { $0.inbox == nil || $0.inbox === inbox } }
+    }
+
+    /// Posts a finished save into every following context's inbox but the saver's own (`sender`).
+    /// Called by the saving context before its `save()` returns.
+    func broadcast(_ changes: SaveChanges, from sender: MergeInbox?) {
+        let inboxes = followersLock.withLock { () -> [MergeInbox] in
+            followers.removeAll { $0.inbox == nil }
+            return followers.compactMap { $0.inbox === sender ? nil : $0.inbox }
+        }
+        guard !inboxes.isEmpty, !changes.isEmpty else { return }
+        // Inserts alone are posted too: they change the members of to-many relationships.
+        let (updated, deleted) = changes.updatedAndDeleted
+        let save = MergeInbox.Save(updated: updated, deleted: deleted)
+        for inbox in inboxes { inbox.post(save) }
+    }
+
+    /// Runs `body` with the writer, serialized with every other use of it.
     /// SQLite's corruption errors (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) leave as
     /// ``StoreError/damagedStore(path:reason:)``.
     func withStore<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
@@ -96,6 +154,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
         }
     }
+
+    /// Runs `body` with a read connection of the pool, at the same time as other reads and saves; or,
+    /// for an in-memory store (or a reader count of 0), with the writer as ``withStore(_:)`` does.
+    /// `body` must only read.
+    func withReader<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
+        guard let readers else { return try withStore(body) }
+        do {
+            return try readers.withReader(body)
+        } catch let error as SQLiteError where error.isCorruption {
+            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
+        }
+    }
+
+    /// The most read connections of the store (0 when reads share the writer).
+    public var readerCount: Int { readers?.capacity ?? 0 }
+
+    /// The number of read connections open now (they are opened when first needed).
+    var openReaderCount: Int { readers?.openCount ?? 0 }
 }
 
 extension PersistentStoreCoordinator {

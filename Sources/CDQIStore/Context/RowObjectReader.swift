@@ -80,7 +80,7 @@ extension ManagedObjectContext {
         var reader = RowObjectReader(context: self)
         var objects: [ManagedObject] = []
         do {
-            try coordinator.withStore { store in
+            try coordinator.withReader { store in
                 let statement = try store.connection.prepare(sql)
                 defer { statement.reset() }
                 for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }

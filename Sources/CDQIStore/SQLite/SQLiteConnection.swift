@@ -69,6 +69,12 @@ public final class SQLiteConnection {
         try execute("PRAGMA journal_mode = WAL")
     }
 
+    /// The journal mode in effect (`"wal"`, `"delete"`, `"memory"`, …), or `nil` when it cannot be read.
+    var journalMode: String? {
+        guard let statement = try? prepareUncached("PRAGMA journal_mode"), (try? statement.step()) == true else { return nil }
+        return statement.string(0).lowercased()
+    }
+
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)

@@ -57,6 +57,26 @@ public final class SQLiteStore {
         }
     }
 
+    /// Another connection to the same store file, for reading only: it shares this store's model,
+    /// schema and metadata (checked when this store was opened) and has its own statement and fetch
+    /// caches. The file must be in WAL mode (every store file this type opens is), so that the reader
+    /// never waits for the writer and each of its statements reads one committed state of the file.
+    init(readerOf store: SQLiteStore) throws(StoreError) {
+        guard let url = store.url else {
+            throw .sqlite(SQLiteError(code: 1, message: "an in-memory store has no second connection"))
+        }
+        model = store.model
+        schema = store.schema
+        metadata = store.metadata
+        self.url = url
+        do {
+            connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+            try SQLiteFunctions.register(on: connection)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
     /// The number of stored objects of an entity (its sub-entities' objects included, unless told not to).
     public func rowCount(of entityName: String, includingSubentities: Bool = true) throws(StoreError) -> Int {
         guard let entity = schema.entity(named: entityName) else {

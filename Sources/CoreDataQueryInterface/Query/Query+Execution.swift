@@ -36,7 +36,9 @@ extension Query where M: ManagedObject {
             return try ids.map { id throws(QueryError) in try Self.cast(id, column: "objectID") }
         case .dictionaries:
             let rows = try dictionaryRows(context)
-            return try rows.map { row throws(QueryError) in try Self.cast(dictionary(row, context: context), column: "*") }
+            return try rows.map { row throws(QueryError) in
+                try Self.cast(dictionary(row, context: context) { $0 as Any }, column: "*")
+            }
         case .values:
             guard let rowDecoder else { return [] }
             let rows = try dictionaryRows(context)
@@ -135,7 +137,7 @@ extension Query where M: ManagedObject {
     // MARK: Helpers
 
     /// The rows of the dictionary fetch this query stands for, after checking the selection's names.
-    private func dictionaryRows(_ context: ManagedObjectContext) throws(QueryError) -> [[String: StoredValue]] {
+    func dictionaryRows(_ context: ManagedObjectContext) throws(QueryError) -> [[String: StoredValue]] {
         var seen: [String: FetchedProperty] = [:]
         for selection in selections {
             if let earlier = seen[selection.name], earlier != selection.property {
@@ -146,18 +148,22 @@ extension Query where M: ManagedObject {
         return try Self.run { try context.fetchDictionaries(request()) }
     }
 
-    /// A store row as a dictionary result: keyed by the selections' names, Swift values, NULL left out.
-    private func dictionary(_ row: [String: StoredValue], context: ManagedObjectContext) -> [String: Any] {
-        var result: [String: Any] = [:]
+    /// A store row as a dictionary result: keyed by the selections' names, Swift values (each made a
+    /// `Value` by `wrap`: `Any` for ``all(managedObjectContext:)``, `any Sendable` for the async forms),
+    /// NULL left out.
+    func dictionary<Value>(
+        _ row: [String: StoredValue], context: ManagedObjectContext, _ wrap: (any Sendable) -> Value
+    ) -> [String: Value] {
+        var result: [String: Value] = [:]
         if selections.isEmpty {
             for (key, value) in row {
-                if let swift = QueryValueConversion.swiftValue(value, context: context) { result[key] = swift }
+                if let swift = QueryValueConversion.swiftValue(value, context: context) { result[key] = wrap(swift) }
             }
             return result
         }
         for selection in selections {
             if let value = row[selection.storeKey], let swift = QueryValueConversion.swiftValue(value, context: context) {
-                result[selection.name] = swift
+                result[selection.name] = wrap(swift)
             }
         }
         return result
@@ -172,7 +178,7 @@ extension Query where M: ManagedObject {
     }
 
     /// Runs a store call, wrapping its error.
-    private static func run<T>(_ body: () throws -> T) throws(QueryError) -> T {
+    static func run<T>(_ body: () throws -> T) throws(QueryError) -> T {
         do {
             return try body()
         } catch let error as QueryError {

@@ -1,5 +1,5 @@
 /// What each result of a query is; it follows from the query's result type `R`.
-enum QueryResultKind: Equatable {
+enum QueryResultKind: Equatable, Sendable {
     /// Managed objects of the entity (`R == M`).
     case objects
     /// Object IDs (`R == ManagedObjectID`).

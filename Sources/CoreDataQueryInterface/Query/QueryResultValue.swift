@@ -11,7 +11,9 @@ import Foundation
 ///
 /// Types of your own (a `Weekday: Int32` enum) conform by declaring it: `extension Weekday: QueryResultValue {}`
 /// works for every `RawRepresentable` whose raw value conforms; an unknown raw value is a mismatch.
-public protocol QueryResultValue {
+/// A conformance may not be isolated to an actor (the metatype is `Sendable`), so that typed queries
+/// can run in another task (`all(in:)`).
+public protocol QueryResultValue: SendableMetatype {
     /// The value a non-NULL stored value stands for, or `nil` when it is of another kind or out of range.
     static func cdqiDecode(_ value: StoredValue, context: ManagedObjectContext) -> Self?
 }
@@ -150,7 +152,7 @@ enum QueryValueConversion {
     /// The Swift value of a stored value in a dictionary result: `Int` for integers, `Double`, `Decimal`,
     /// `String`, `Bool`, `Date`, `Data`, `UUID`, `URL`, and ``ManagedObjectID`` for objects (the
     /// ``ObjectReference`` itself when the context does not know the entity). `nil` for NULL.
-    static func swiftValue(_ value: StoredValue, context: ManagedObjectContext) -> Any? {
+    static func swiftValue(_ value: StoredValue, context: ManagedObjectContext) -> (any Sendable)? {
         switch value {
         case .null: nil
         case .integer(let integer): Int(exactly: integer) ?? integer

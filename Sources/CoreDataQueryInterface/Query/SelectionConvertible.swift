@@ -17,7 +17,10 @@ public protocol SelectionConvertible {
 /// (to-one relationships) select ``ManagedObjectID``, aggregates their `Value`. Every column of a typed
 /// result is optional, because SQL can yield NULL for any of them: an optional attribute, a path through
 /// a nil relationship, `min`/`max`/`sum`/`average` of a group whose values are all NULL.
-public protocol QuerySelectable: SelectionConvertible {
+///
+/// Its metatype is `Sendable` (a conformance may not be isolated to an actor), so that a typed query
+/// can be run in another task (`all(in:)`).
+public protocol QuerySelectable: SelectionConvertible, SendableMetatype {
     /// The Swift type of the column's non-NULL values.
     associatedtype CDQIValue: QueryResultValue
 }

@@ -1,0 +1,74 @@
+extension ManagedObjectContext {
+    /// Whether this context follows the saves other contexts make through its coordinator, as Core
+    /// Data's `automaticallyMergesChangesFromParent` does for a context without a parent. Off by
+    /// default (as in Core Data, the view context included).
+    ///
+    /// **What a merge does**, for each save of another context (never this context's own):
+    /// - an object the save *updated* that this context holds loaded and unchanged becomes a fault: its
+    ///   next use reads the saved values;
+    /// - an object the save *deleted* that this context holds unchanged leaves the registry and becomes
+    ///   an invalidated fault: using it throws ``ManagedObjectError/faultNotFulfilled(objectID:)`` (and
+    ///   ``existingObject(with:)`` throws ``ContextError/objectNotFound(objectID:)``);
+    /// - an object with unsaved changes here is left as it is: its snapshot still names the row version
+    ///   it was read at, so the next ``save()`` meets the newer row and ``mergePolicy`` decides, exactly
+    ///   as without merging (a row deleted elsewhere is a conflict for every policy);
+    /// - to-many relationships loaded here and not changed here load their members again when next used.
+    ///
+    /// Unlike ``mergeChanges(_:)`` (which reloads changed objects keeping their edits on top, so their
+    /// next save does not conflict), an automatic merge never moves an edited object's snapshot: the
+    /// merge policy always sees the conflict.
+    ///
+    /// **When it happens.** A context is confined to one task, so nothing reaches into it from another
+    /// task. A save posts its changes to every following context before its `save()` returns; a
+    /// following context merges everything posted so far at the start of its next ``perform(_:)``,
+    /// ``performAndWait(_:)``, ``fetch(_:)``, ``fetchObjectIDs(_:)``, ``count(for:)``,
+    /// ``fetchDictionaries(_:)``, ``cursor(for:)`` or ``processPendingMerges()``, and at no other time
+    /// (reading a property of a loaded object never merges). So every save that returned before one of
+    /// these calls began is merged by it. Changes made to the store file outside this coordinator
+    /// (another process, another coordinator) are not posted.
+    ///
+    /// Posted saves wait in the context until it merges them: a following context kept but not used
+    /// holds the updated and deleted IDs of every save since its last merge (shared with the other
+    /// following contexts, not copied). Turning it off drops the saves posted and not merged yet; saves
+    /// made while it is off are never merged.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergeInbox != nil }
+        set {
+            if newValue, mergeInbox == nil {
+                let inbox = MergeInbox()
+                mergeInbox = inbox
+                coordinator.follow(inbox)
+            } else if !newValue, let inbox = mergeInbox {
+                coordinator.unfollow(inbox)
+                mergeInbox = nil
+            }
+        }
+    }
+
+    /// Merges the saves of other contexts posted since the last merge (see
+    /// ``automaticallyMergesChangesFromParent``); does nothing when that is off or nothing was posted.
+    public func processPendingMerges() {
+        guard let inbox = mergeInbox else { return }
+        let saves = inbox.take()
+        guard !saves.isEmpty else { return }
+        for save in saves {
+            for id in save.updated {
+                guard let object = registered[id], object.isLoaded, !object.hasChanges else { continue }
+                object.turnIntoFault()
+            }
+            for id in save.deleted {
+                guard let object = registered[id], !object.hasChanges else { continue }
+                registered[id] = nil
+                touched.remove(object)
+                object.turnIntoFault()
+                invalidatedByMerge.append(object)
+            }
+        }
+        // Inserts, deletes and changed to-ones change the members of relationships loaded here.
+        for object in registered.values where object.isLoaded {
+            for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == false {
+                object.toManyValues[index] = nil
+            }
+        }
+    }
+}

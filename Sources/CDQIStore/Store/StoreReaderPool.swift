@@ -1,0 +1,76 @@
+import Foundation
+
+/// Read-only connections to a store file in WAL mode, beside its one writer: fetches, counts,
+/// dictionary fetches, faults and prefetches of different contexts run on different readers at the
+/// same time, and never wait for a save (SQLite's WAL lets readers go on while the writer writes; each
+/// statement reads the last state committed when it started).
+///
+/// Readers are opened on demand, up to `capacity`; a read that finds every reader busy waits for one
+/// to be returned. It is `Sendable`: the free list and the count are only touched while holding
+/// `condition`'s lock, and a reader is used by the one caller that took it until it is put back.
+final class StoreReaderPool: @unchecked Sendable {
+    /// The most readers open at once.
+    let capacity: Int
+    private let writer: SQLiteStore
+    private let condition = NSCondition()
+    /// Guarded by `condition`: readers not in use.
+    private var free: [SQLiteStore] = []
+    /// Guarded by `condition`: readers open (in use or free), plus those being opened.
+    private var opened = 0
+
+    /// A pool of at most `capacity` (at least 1) readers of `writer`'s file.
+    init(writer: SQLiteStore, capacity: Int) {
+        self.writer = writer
+        self.capacity = max(1, capacity)
+    }
+
+    /// Runs `body` with a reader taken from the pool (opened if none is free and fewer than
+    /// `capacity` are open; otherwise waiting for one), and puts the reader back.
+    func withReader<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
+        let reader = try take()
+        defer { give(reader) }
+        return try body(reader)
+    }
+
+    /// Closes every reader not in use. The owner calls it before its writer closes, so that the writer
+    /// is the file's last connection: closing it then checkpoints the WAL and removes the `-wal` and
+    /// `-shm` files, which a read-only connection closing last cannot do.
+    func closeFreeReaders() {
+        condition.withLock {
+            opened -= free.count
+            free.removeAll()
+        }
+    }
+
+    /// The number of readers open now.
+    var openCount: Int {
+        condition.withLock { opened }
+    }
+
+    private func take() throws(StoreError) -> SQLiteStore {
+        condition.lock()
+        while free.isEmpty && opened >= capacity { condition.wait() }
+        if let reader = free.popLast() {
+            condition.unlock()
+            return reader
+        }
+        opened += 1
+        condition.unlock()
+        do {
+            return try SQLiteStore(readerOf: writer)
+        } catch {
+            condition.withLock {
+                opened -= 1
+                condition.signal()
+            }
+            throw error
+        }
+    }
+
+    private func give(_ reader: SQLiteStore) {
+        condition.withLock {
+            free.append(reader)
+            condition.signal()
+        }
+    }
+}
