@@ -35,7 +35,8 @@ import Testing
         let file = generation.mergedFile()
         #expect(file.name == "Library+CDQI.swift")
         #expect(file.entityNames == ["Album", "Book", "Item", "Media", "Shelf", "Tag"])
-        #expect(file.contents == (try TestPaths.expectedText("Library/Library+CDQI.swift.expected")))
+        let expected = try TestPaths.expectedText("Library/Library+CDQI.swift.expected")
+        #expect(file.contents == expected)
         // The fetched property `recentItems` cannot be queried: one warning names it.
         #expect(generation.diagnostics.map(\.message).filter { $0.contains("recentItems") }.count == 1)
         #expect(generation.diagnostics.count == 1)
