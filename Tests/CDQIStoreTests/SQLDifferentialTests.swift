@@ -374,13 +374,18 @@ extension SQLDifferentialTests {
         let languageRefs = graph.languages.map(\.reference)
         func developer(_ g: inout PredicateGenerator) -> (String, [Any?]) {
             let modifier = ["ANY", "ALL", "NONE"][g.random.below(3)]
-            switch g.random.below(8) {
+            switch g.random.below(9) {
             case 0: return ("\(modifier) languages.name \(["==", "BEGINSWITH", "LIKE", "!="][g.random.below(4)])\(g.options()) %@", [["Swift", "swift", "S*", "C", "Zig"][g.random.below(5)]])
             case 1: return ("languages.@count \(g.comparison()) %@", [g.random.below(4)])
             case 2: return ("SUBQUERY(projects, $p, $p.lead == SELF).@count \(g.comparison()) %@", [g.random.below(2)])
             case 3: return ("%@ IN languages", [languageRefs[g.random.below(languageRefs.count)]])
             case 4: return ("ANY ledProjects.deadline \(g.comparison()) %@", [Date(timeIntervalSinceReferenceDate: Double(g.random.below(4)) * 3600)])
             case 5: return ("ANY projects.members.firstName == %@", [g.string()])
+            case 6:
+                // A modifier on the subquery variable's to-one path and attribute (§3.7).
+                let inner = ["\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.lead.nickName \(["==", "BEGINSWITH", "!="][g.random.below(3)])\(g.options()) %@",
+                             "\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.name LIKE\(g.options()) %@"][g.random.below(2)]
+                return ("SUBQUERY(projects, $p, \(inner)).@count \(g.comparison()) %@", [g.string(), g.random.below(2)])
             default: return g.leaf(strings: ["firstName", "lastName", "nickName"], numbers: [], dates: [])
             }
         }
