@@ -79,7 +79,7 @@ let package = Package(
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
-        .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
+        .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
         .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore"], exclude: ["Expected"]),

@@ -17,7 +17,7 @@ enum RuntimeNames {
         "DateAttribute", "DataAttribute", "UUIDAttribute", "URIAttribute",
         "AggregateExpression", "AggregateFunction", "SubqueryExpression", "QueryError", "ExpressionConvertible",
         "QuerySelectable", "TypedExpression", "QueryResultValue", "QueryIterator", "QuerySelection",
-        "SelectionConvertible", "ComputedExpression", "AliasedKeyPath",
+        "SelectionConvertible", "ComputedExpression", "AliasedKeyPath", "SortDescriptorConvertible",
     ]
 
     /// The types generated entity classes and embedded models refer to, with the module that declares

@@ -117,8 +117,29 @@ struct EvaluationTests {
         #expect(throws: PredicateEvaluationError.integerOverflow(expression: "sum:({9223372036854775807, 1})")) {
             try overflow.evaluate(with: fixture.alice)
         }
-        let anyOnScalar = try PredicateNode(format: "ANY name == 'x'")
-        #expect(throws: PredicateEvaluationError.self) { try anyOnScalar.evaluate(with: fixture.alice) }
+    }
+
+    /// ANY/SOME/ALL on a value that is not a collection are the plain comparison, NONE its negation; a
+    /// nil value makes ANY false and ALL true (predicate-language.md §3.7).
+    @Test func modifiersOnSingleValues() throws {
+        let fixture = Fixture()
+        func holds(_ format: String) throws -> Bool { try PredicateNode(format: format).evaluate(with: fixture.alice) }
+        #expect(try holds("ANY name == 'Alice'"))
+        #expect(try !holds("ANY name == 'x'"))
+        #expect(try holds("SOME name BEGINSWITH[c] 'al'"))
+        #expect(try holds("ALL age > 30"))
+        #expect(try !holds("ALL age > 40"))
+        #expect(try holds("NONE name == 'x'"))
+        #expect(try !holds("NONE name == 'Alice'"))
+        #expect(try holds("ANY age IN {34, 35}"))
+        // Alice has no nickname: ANY false, ALL true, NONE true, whatever the comparison.
+        #expect(try !holds("ANY nickname == nil"))
+        #expect(try holds("ALL nickname == 'x'"))
+        #expect(try holds("NONE nickname == nil"))
+        // Through a to-one path (department is Research).
+        #expect(try holds("ANY department.name == 'Research'"))
+        // Inside a SUBQUERY, on the variable's attribute: Alice, Bob and Carol are in Research.
+        #expect(try holds("SUBQUERY(department.employees, $v, SOME $v.name BEGINSWITH[c] 'a').@count == 1"))
     }
 
     @Test func objectsAndIDs() throws {

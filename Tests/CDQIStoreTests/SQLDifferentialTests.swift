@@ -152,12 +152,26 @@ struct SQLDifferentialTests {
 
         mutating func employeePredicate(depth: Int = 0) -> (String, [Any?]) {
             if depth < 2, random.below(3) == 0 { return compound(depth: depth) { $0.employeePredicate(depth: depth + 1) } }
-            switch random.below(8) {
+            switch random.below(10) {
             case 0:
                 let reference = random.below(4) == 0 ? nil : departmentReferences[random.below(departmentReferences.count)]
                 return ("department \(["==", "!="][random.below(2)]) %@", [reference])
             case 1:
                 return ("department IN %@", [[departmentReferences[random.below(departmentReferences.count)], departmentReferences[random.below(departmentReferences.count)]]])
+            case 2:
+                // A modifier on a key path that is not to-many: the plain comparison, nil first (§3.7).
+                let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
+                let key = ["lastName", "nickName", "department.name"][random.below(3)]
+                return ("\(modifier) \(key) \(["BEGINSWITH", "==", "!=", "<", "CONTAINS", "LIKE"][random.below(6)])\(options()) %@", [string()])
+            case 3:
+                let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
+                switch random.below(3) {
+                case 0: return ("\(modifier) salary \(comparison()) %@", [number()])
+                case 1: return ("\(modifier) department.budget IN %@", [[number(), number()]])
+                default:
+                    let reference = random.below(4) == 0 ? nil : departmentReferences[random.below(departmentReferences.count)]
+                    return ("\(modifier) department \(["==", "!="][random.below(2)]) %@", [reference])
+                }
             default:
                 return leaf(
                     strings: ["firstName", "lastName", "nickName", "department.name"],
@@ -168,7 +182,7 @@ struct SQLDifferentialTests {
         mutating func departmentPredicate(depth: Int = 0) -> (String, [Any?]) {
             if depth < 2, random.below(3) == 0 { return compound(depth: depth) { $0.departmentPredicate(depth: depth + 1) } }
             let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
-            switch random.below(9) {
+            switch random.below(10) {
             case 0:
                 return ("\(modifier) employees.\(["firstName", "nickName"][random.below(2)]) \(["BEGINSWITH", "==", "CONTAINS", "LIKE"][random.below(4)])\(options()) %@", [string()])
             case 1:
@@ -183,6 +197,11 @@ struct SQLDifferentialTests {
                 return ("employees.nickName.@count \(comparison()) %@", [random.below(4)])
             case 6:
                 return ("%@ IN employees.firstName", [string()])
+            case 7:
+                // CDQI's own form: a modifier on the subquery variable's attribute.
+                let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
+                let key = ["lastName", "nickName"][random.below(2)]
+                return ("SUBQUERY(employees, $v, \(modifier) $v.\(key) \(["BEGINSWITH", "==", "!="][random.below(3)])\(options()) %@).@count \(comparison()) %@", [string(), random.below(3)])
             default:
                 return leaf(strings: ["name"], numbers: ["budget"], dates: [])
             }
@@ -266,6 +285,9 @@ struct SQLDifferentialTests {
         print("differential seed \(seed): \(employees.agreed + departments.agreed) predicates agree (\(employees.nonTrivial + departments.nonTrivial) select some but not all rows), \(employees.refusedByBoth + departments.refusedByBoth) refused by both, \(problems.count) disagree; \(graph.store.compiledFetchCount) shapes compiled")
         for problem in problems.prefix(15) { Issue.record("\(problem)") }
         #expect(problems.isEmpty)
+        // Every generated Company predicate is one both back ends run, the modifiers on single values
+        // (`ANY lastName …`, `SUBQUERY(employees, $v, SOME $v.lastName …)`) included (§3.7).
+        #expect(employees.refusedByBoth + departments.refusedByBoth == 0)
     }
 }
 
@@ -352,13 +374,18 @@ extension SQLDifferentialTests {
         let languageRefs = graph.languages.map(\.reference)
         func developer(_ g: inout PredicateGenerator) -> (String, [Any?]) {
             let modifier = ["ANY", "ALL", "NONE"][g.random.below(3)]
-            switch g.random.below(8) {
+            switch g.random.below(9) {
             case 0: return ("\(modifier) languages.name \(["==", "BEGINSWITH", "LIKE", "!="][g.random.below(4)])\(g.options()) %@", [["Swift", "swift", "S*", "C", "Zig"][g.random.below(5)]])
             case 1: return ("languages.@count \(g.comparison()) %@", [g.random.below(4)])
             case 2: return ("SUBQUERY(projects, $p, $p.lead == SELF).@count \(g.comparison()) %@", [g.random.below(2)])
             case 3: return ("%@ IN languages", [languageRefs[g.random.below(languageRefs.count)]])
             case 4: return ("ANY ledProjects.deadline \(g.comparison()) %@", [Date(timeIntervalSinceReferenceDate: Double(g.random.below(4)) * 3600)])
             case 5: return ("ANY projects.members.firstName == %@", [g.string()])
+            case 6:
+                // A modifier on the subquery variable's to-one path and attribute (§3.7).
+                let inner = ["\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.lead.nickName \(["==", "BEGINSWITH", "!="][g.random.below(3)])\(g.options()) %@",
+                             "\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.name LIKE\(g.options()) %@"][g.random.below(2)]
+                return ("SUBQUERY(projects, $p, \(inner)).@count \(g.comparison()) %@", [g.string(), g.random.below(2)])
             default: return g.leaf(strings: ["firstName", "lastName", "nickName"], numbers: [], dates: [])
             }
         }

@@ -118,7 +118,10 @@ struct StoreFetchTests {
         #expect(try error("Item", "isbn == '1'") == .unknownKey(key: "isbn", entity: "Item", keyPath: "isbn"))
         #expect(try error("Book", "shelf.colour == 'red'") == .unknownKey(key: "colour", entity: "Shelf", keyPath: "shelf.colour"))
         #expect(try error("Item", "tags.name == 'red'") == .toManyKeyNotAllowed(keyPath: "tags.name"))
-        #expect(try error("Item", "ANY title == 'x'") == .modifierNeedsToMany(keyPath: "title"))
+        // ANY on a single value is the plain comparison (§3.7); only a literal collection is refused.
+        #expect(try error("Item", "ANY title == 'x'") == nil)
+        let literal = try error("Item", "ANY {'a', 'b'} == 'x'")
+        if case .modifierNeedsToMany = literal {} else { Issue.record("ANY on a literal collection: \(String(describing: literal))") }
         #expect(try error("Shelf", "ANY items.tags.name == 'x'") == .multipleToManySteps(keyPath: "items.tags.name"))
         #expect(try error("Item", "title.length == 3") == .typeMismatch(
             expression: "title.length", reason: "'title' is an attribute; no key can follow it"))

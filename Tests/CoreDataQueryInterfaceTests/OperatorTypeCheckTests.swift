@@ -129,6 +129,8 @@ struct OperatorTypeCheckTests {
             "_ = a.lastName == Weekday.monday",
             "_ = a.salary == Mood.calm",
             "_ = a.lastName < a.salary",
+            // CDQI's README: "The following will not compile: $0.languages.name == 4".
+            "_ = a.reports.lastName == 4",
         ]
         for snippet in snippets {
             let result = try Self.typecheck(snippet)

@@ -81,9 +81,9 @@ struct Evaluator {
                 return Evaluator.isMember(lhs.value, ofConstants: constants, options: c.options)
             case .any, .all:
                 if lhs.value.isNull { return c.modifier == .all }
+                // ANY/ALL on a value that is not a collection is the plain comparison (§3.7).
                 guard let elements = lhs.value.elements else {
-                    throw .typeMismatch(expression: c.lhs.expressionFormat,
-                                        reason: "\(c.modifier == .any ? "ANY" : "ALL") needs a collection on its left side")
+                    return Evaluator.isMember(lhs.value, ofConstants: constants, options: c.options)
                 }
                 for element in elements {
                     let holds = Evaluator.isMember(element, ofConstants: constants, options: c.options)
@@ -101,10 +101,9 @@ struct Evaluator {
             return try compare(c, lhs.value, rhs.value)
         case .any, .all:
             if lhs.value.isNull { return c.modifier == .all }
-            guard let elements = lhs.value.elements else {
-                throw .typeMismatch(expression: c.lhs.expressionFormat,
-                                    reason: "\(c.modifier == .any ? "ANY" : "ALL") needs a collection on its left side")
-            }
+            // ANY/ALL on a value that is not a collection (an attribute, a to-one path, `$v.name` in a
+            // SUBQUERY) is the plain comparison, as Core Data's SQL store takes it (§3.7).
+            guard let elements = lhs.value.elements else { return try compare(c, lhs.value, rhs.value) }
             for element in elements {
                 let holds = try compare(c, element, rhs.value)
                 if c.modifier == .any && holds { return true }

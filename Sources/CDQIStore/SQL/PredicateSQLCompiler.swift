@@ -143,7 +143,7 @@ struct PredicateSQLCompiler {
             return try compare(lhs, c.op, c.options, rhs, text: text)
         case .any, .all:
             guard case .toMany(let path)? = try resolveSide(c.lhs, in: scope) else {
-                throw .modifierNeedsToMany(keyPath: c.lhs.expressionFormat)
+                return try quantifiedSingle(c, in: scope, text: text)
             }
             let rhs = try operandOrCollection(c.rhs, in: scope)
             let (inner, source) = try toManySource(path)
@@ -157,6 +157,26 @@ struct PredicateSQLCompiler {
             if c.modifier == .any { return SQLFragment.template("EXISTS (\(from) AND %)", condition) }
             return SQLFragment.template("NOT EXISTS (\(from) AND NOT (%))", condition)
         }
+    }
+
+    /// ANY/SOME/ALL on a left side that is not a collection (an attribute, a to-one path, `$v.name` in a
+    /// SUBQUERY): the plain comparison when the value is not nil; a nil value makes ANY false and ALL true,
+    /// as for an absent collection (predicate-language.md §3.7). NONE arrives as NOT (ANY …), its negation.
+    /// A literal aggregate on the left is still refused: only the evaluator iterates one.
+    private mutating func quantifiedSingle(
+        _ c: PredicateNode.Comparison, in scope: Scope, text: String
+    ) throws(PredicateSQLError) -> SQLFragment {
+        guard case .single(let lhs) = try operandOrCollection(c.lhs, in: scope) else {
+            throw .modifierNeedsToMany(keyPath: c.lhs.expressionFormat)
+        }
+        let rhs = try operandOrCollection(c.rhs, in: scope)
+        let condition = try compare(.single(lhs), c.op, c.options, rhs, text: text)
+        if let constant = lhs.constant {
+            if constant.isNull { return c.modifier == .all ? .alwaysTrue : .alwaysFalse }
+            return condition
+        }
+        if c.modifier == .any { return SQLFragment.template("(% IS NOT NULL AND %)", lhs.fragment, condition) }
+        return SQLFragment.template("(% IS NULL OR %)", lhs.fragment, condition)
     }
 
     /// `x IN toMany` / `toMany CONTAINS x`: some related element equals `x` (`=`, since a nil `x` is never a member).

@@ -8,7 +8,8 @@ public enum PredicateSQLError: Error, Sendable, Hashable, CustomStringConvertibl
     case toManyKeyNotAllowed(keyPath: String)
     /// A key path with more than one to-many step.
     case multipleToManySteps(keyPath: String)
-    /// ANY/ALL/NONE on a key path that does not go through a to-many relationship.
+    /// ANY/ALL/NONE on a literal collection (`ANY {1, 2} == 1`), which only the in-memory evaluator
+    /// iterates. (On a to-many key path they quantify; on a single value they are the plain comparison.)
     case modifierNeedsToMany(keyPath: String)
     /// A transient property: it has no column.
     case transientProperty(key: String, entity: String)
@@ -29,7 +30,7 @@ public enum PredicateSQLError: Error, Sendable, Hashable, CustomStringConvertibl
         case .multipleToManySteps(let keyPath):
             return "'\(keyPath)' goes through more than one to-many relationship"
         case .modifierNeedsToMany(let keyPath):
-            return "ANY/ALL/NONE need a to-many key path, and '\(keyPath)' is not one"
+            return "ANY/ALL/NONE in a fetch need a to-many key path or a single value, and '\(keyPath)' is a literal collection"
         case .transientProperty(let key, let entity):
             return "'\(entity).\(key)' is transient: it is not stored, so a fetch cannot use it"
         case .unsupported(let what):

@@ -40,3 +40,22 @@ public func all(_ predicate: PredicateNode) -> PredicateNode { predicate.cdqiQua
 
 /// `NONE predicate` (`NOT ANY predicate`): no related object satisfies the comparison.
 public func none(_ predicate: PredicateNode) -> PredicateNode { .not(predicate.cdqiQuantified(.any)) }
+
+// The quantifiers and NOT as methods on a predicate, CDQI's `cdqi…` twins of the functions:
+// `(project.languages.name == "Swift").cdqiAny()` is `any(project.languages.name == "Swift")`.
+extension PredicateNode {
+    /// ``any(_:)`` of this predicate: `ANY`.
+    public func cdqiAny() -> PredicateNode { any(self) }
+
+    /// ``some(_:)`` of this predicate: `SOME`, the same as `ANY`.
+    public func cdqiSome() -> PredicateNode { some(self) }
+
+    /// ``all(_:)`` of this predicate: `ALL`.
+    public func cdqiAll() -> PredicateNode { all(self) }
+
+    /// ``none(_:)`` of this predicate: `NONE` (`NOT ANY`).
+    public func cdqiNone() -> PredicateNode { none(self) }
+
+    /// ``not(_:)`` of this predicate: `NOT`.
+    public func cdqiNot() -> PredicateNode { .not(self) }
+}

@@ -3,17 +3,21 @@ import CDQIStore
 // Ordering: successive orderings append; ``reorder()`` clears them. Ties are broken by primary key,
 // so results are deterministic.
 extension Query {
-    /// Appends orderings by key path: `order("lastName", "firstName")`,
-    /// `order(ascending: false, comparison: .caseInsensitiveCompare, "lastName")`.
+    /// Appends orderings by key paths, proxies and sort descriptors, mixed as needed:
+    /// `order("lastName", "firstName")`, `order(ascending: false, project.name)`,
+    /// `order("name", FetchSortDescriptor(key: "startDate", ascending: false))`.
     ///
     /// - Parameters:
-    ///   - ascending: Whether values sort ascending (NULL first) or descending (NULL last).
+    ///   - ascending: Whether values sort ascending (NULL first) or descending (NULL last); a
+    ///     ``FetchSortDescriptor`` keeps its own direction.
     ///   - comparison: How strings compare: by code point (`compare:`, the default), case-insensitively,
-    ///     or localized (Core Data's selectors; see ``FetchSortDescriptor/Comparison``).
+    ///     or localized (Core Data's selectors; see ``FetchSortDescriptor/Comparison``); a
+    ///     ``FetchSortDescriptor`` keeps its own.
     public func order(
-        ascending: Bool = true, comparison: FetchSortDescriptor.Comparison = .compare, _ keyPaths: String...
+        ascending: Bool = true, comparison: FetchSortDescriptor.Comparison = .compare,
+        _ items: any SortDescriptorConvertible...
     ) -> Query {
-        order(keyPaths.map { FetchSortDescriptor(keyPath: $0, ascending: ascending, comparison: comparison) })
+        order(items.map { $0.cdqiSortDescriptor(ascending: ascending, comparison: comparison) })
     }
 
     /// Appends an ordering by the proxy `build` returns: `order(ascending: false) { $0.salary }`.
@@ -34,15 +38,23 @@ extension Query {
         })
     }
 
+    /// Appends an ordering by each closure's proxy, in order, all in one direction:
+    /// `order({ $0.lastName }, { $0.firstName })`, as CDQI writes it.
+    public func order(
+        ascending: Bool = true, comparison: FetchSortDescriptor.Comparison = .compare,
+        _ first: (M.CDQIAttribute) -> any KeyPathExpressionConvertible,
+        _ second: (M.CDQIAttribute) -> any KeyPathExpressionConvertible,
+        _ more: ((M.CDQIAttribute) -> any KeyPathExpressionConvertible)...
+    ) -> Query {
+        let proxy = M.CDQIAttribute()
+        let proxies = [first(proxy), second(proxy)] + more.map { $0(proxy) }
+        return order(proxies.map { FetchSortDescriptor(keyPath: $0.cdqiKeyPath, ascending: ascending, comparison: comparison) })
+    }
+
     /// Appends the sort descriptors `build` returns, each with its own direction and comparison:
     /// `order { [$0.lastName.cdqiDescending(), $0.firstName.cdqiAscending(.localizedStandardCompare)] }`.
     public func order(_ build: (M.CDQIAttribute) -> [FetchSortDescriptor]) -> Query {
         order(build(M.CDQIAttribute()))
-    }
-
-    /// Appends sort descriptors.
-    public func order(_ descriptors: FetchSortDescriptor...) -> Query {
-        order(descriptors)
     }
 
     /// Appends sort descriptors.

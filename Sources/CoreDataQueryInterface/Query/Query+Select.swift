@@ -38,6 +38,17 @@ extension Query {
         select(build(M.CDQIAttribute()))
     }
 
+    /// Selects what each closure returns, in order, for dictionary results, as CDQI writes it:
+    /// `select({ $0.department.name }, { $0.salary.cdqiMax() })` gives `departmentName` and `salaryMax`.
+    public func select(
+        _ first: (M.CDQIAttribute) -> any SelectionConvertible,
+        _ second: (M.CDQIAttribute) -> any SelectionConvertible,
+        _ more: ((M.CDQIAttribute) -> any SelectionConvertible)...
+    ) -> Query<M, [String: Any]> {
+        let proxy = M.CDQIAttribute()
+        return select([first(proxy), second(proxy)] + more.map { $0(proxy) })
+    }
+
     /// Selects one proxy or aggregate, or a tuple of them, for **typed** results: each result is the
     /// tuple of the columns' Swift values, decoded without casts.
     ///

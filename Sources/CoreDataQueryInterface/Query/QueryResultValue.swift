@@ -185,3 +185,22 @@ enum QueryValueConversion {
         }
     }
 }
+
+extension NSNumber: QueryResultValue {
+    /// A number (integer, real, decimal or Boolean) as an `NSNumber`; a decimal as an `NSDecimalNumber`.
+    /// Asked for as `NSDecimalNumber`, every number decodes as one.
+    public static func cdqiDecode(_ value: StoredValue, context: ManagedObjectContext) -> Self? {
+        if Self.self is NSDecimalNumber.Type {
+            guard let decimal = Decimal.cdqiDecode(value, context: context) else { return nil }
+            return NSDecimalNumber(decimal: decimal) as? Self
+        }
+        let number: NSNumber? = switch value {
+        case .integer(let integer): NSNumber(value: integer)
+        case .double(let double): NSNumber(value: double)
+        case .decimal(let decimal): NSDecimalNumber(decimal: decimal)
+        case .bool(let bool): NSNumber(value: bool)
+        default: nil
+        }
+        return number as? Self
+    }
+}
