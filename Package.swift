@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "CDQIInterchange", targets: ["CDQIInterchange"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
+        // lightyear/Query's API over the store (issue 19).
+        .library(name: "Query", targets: ["Query"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,6 +67,9 @@ let package = Package(
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
+        // lightyear/Query's API over the store, and its tests (issue 19).
+        .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "CDQIStore", "CDQIPredicate", "CDQIModel"], exclude: ["Fixtures/README.md"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
