@@ -101,10 +101,10 @@ public struct ProxyGeneration: Sendable {
         return NameQualifier(shadowed: shadowed)
     }
 
-    private var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
+    var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
 
     /// The embedded model's declaration, when entities get classes.
-    private var modelDeclaration: String? {
+    var modelDeclaration: String? {
         guard let modelTypeName, !entityClasses.isEmpty else { return nil }
         return ModelSourceWriter(options: options, qualify: qualifier)
             .declaration(typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses)
@@ -129,7 +129,7 @@ public struct ProxyGeneration: Sendable {
         return proxies.filter { referenced.contains($0.proxyName) && !chosenNames.contains($0.proxyName) }
     }
 
-    private var writer: SwiftSourceWriter {
+    var writer: SwiftSourceWriter {
         SwiftSourceWriter(options: options, shadowedRuntimeNames: shadowedRuntimeNames)
     }
 
