@@ -1,3 +1,5 @@
+import CDQIPredicate
+
 /// A comparison other than equality, for a value of a dictionary condition:
 /// `where([.quantity: lt(1)])` is `quantity < 1`.
 ///
@@ -15,14 +17,14 @@ public enum Inequality {
     /// `key != value` (not in upstream's 1.1.0)
     case notEqual(Any)
 
-    /// The predicate format of the comparison for a key (`%K`) and the value (`%@`), with the value.
-    var formatAndValue: (format: String, value: Any) {
+    /// The operator and the value.
+    var comparison: (op: ComparisonOperator, value: Any) {
         switch self {
-        case .lessThan(let value): return ("%K < %@", value)
-        case .lessThanOrEqual(let value): return ("%K <= %@", value)
-        case .greaterThan(let value): return ("%K > %@", value)
-        case .greaterThanOrEqual(let value): return ("%K >= %@", value)
-        case .notEqual(let value): return ("%K != %@", value)
+        case .lessThan(let value): return (.lessThan, value)
+        case .lessThanOrEqual(let value): return (.lessThanOrEqual, value)
+        case .greaterThan(let value): return (.greaterThan, value)
+        case .greaterThanOrEqual(let value): return (.greaterThanOrEqual, value)
+        case .notEqual(let value): return (.notEqualTo, value)
         }
     }
 }

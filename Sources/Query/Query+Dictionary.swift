@@ -21,7 +21,11 @@ extension Query where T: Queryable {
             let (condition, values) = try Self.condition(dictionary, keys: &query.namedKeys)
             query.clauses.append(condition)
             if let values {
-                query.defaultValues?.merge(values) { _, new in new }
+                if query.defaultValues?.isEmpty == true {
+                    query.defaultValues = values
+                } else {
+                    query.defaultValues?.merge(values) { _, new in new }
+                }
             } else {
                 query.defaultValues = nil
             }
@@ -42,33 +46,44 @@ extension Query where T: Queryable {
     static func condition(_ dictionary: [T.Attribute: Any], keys: inout [String])
         throws(QueryError) -> (PredicateNode, [String: Any]?)
     {
-        var entries: [(key: String, value: Any)] = dictionary.map { (String(describing: $0.key), $0.value) }
-        if entries.count > 1 { entries.sort { $0.key < $1.key } }
+        // One entry (the common case) needs no sorting and no AND.
+        if dictionary.count == 1, let (attribute, value) = dictionary.first {
+            let key = AttributeName.of(attribute)
+            keys.append(key)
+            let (comparison, isPlain) = try comparison(key, value)
+            return (comparison, isPlain ? [key: value] : nil)
+        }
+        var entries: [(key: String, value: Any)] = dictionary.map { (AttributeName.of($0.key), $0.value) }
+        entries.sort { $0.key < $1.key }
         var comparisons: [PredicateNode] = []
         comparisons.reserveCapacity(entries.count)
         var values: [String: Any]? = [:]
         for (key, value) in entries {
             keys.append(key)
-            do {
-                if let inequality = value as? Inequality {
-                    let (format, operand) = inequality.formatAndValue
-                    comparisons.append(try PredicateNode(format: format, argumentArray: [key, operand]))
-                    values = nil
-                } else if let range = value as? RangeCondition {
-                    comparisons.append(try range.predicate(forKey: key))
-                    values = nil
-                } else {
-                    comparisons.append(try PredicateNode(format: "%K == %@", argumentArray: [key, value]))
-                    values?[key] = value
-                }
-            } catch {
-                throw .invalidPredicate(error)
-            }
+            let (comparison, isPlain) = try comparison(key, value)
+            comparisons.append(comparison)
+            if isPlain { values?[key] = value } else { values = nil }
         }
-        switch comparisons.count {
-        case 0: return (.truePredicate, values)
-        case 1: return (comparisons[0], values)
-        default: return (.and(comparisons), values)
+        return (comparisons.isEmpty ? .truePredicate : .and(comparisons), values)
+    }
+
+    /// The comparison of one entry, and whether its value is plain (an equality).
+    private static func comparison(_ key: String, _ value: Any) throws(QueryError) -> (PredicateNode, isPlain: Bool) {
+        do {
+            // Plain values of the common types first: no protocol cast for them.
+            if let constant = ConditionValue.commonConstant(value) {
+                return (.comparison(.keyPath(key), .equalTo, constant), true)
+            }
+            if let inequality = value as? Inequality {
+                let (op, operand) = inequality.comparison
+                return (try ConditionValue.comparison(key, op, operand), false)
+            }
+            if let range = value as? RangeCondition {
+                return (try range.predicate(forKey: key), false)
+            }
+            return (try ConditionValue.comparison(key, .equalTo, value), true)
+        } catch {
+            throw .invalidPredicate(error)
         }
     }
 }

@@ -11,7 +11,7 @@ extension Query {
         get throws(QueryError) {
             if let failure { throw failure }
             let layout = try EntityResolution.entity(of: T.self, in: context)
-            try EntityResolution.checkKeys(namedKeys, of: layout, in: context.coordinator.model)
+            try EntityResolution.checkKeys(namedKeys, of: layout, in: context.coordinator)
             return FetchRequest(entityName: layout.name, predicate: predicate, sortDescriptors: sortDescriptors)
         }
     }

@@ -33,6 +33,6 @@ extension Query {
 extension Query where T: Queryable {
     /// Adds a sort key named by an attribute: `order(by: .date)` is `order(by: "date")`.
     public func order(by attribute: T.Attribute, _ direction: SortDirection = .ascending, _ selector: Selector = .none) -> Query<T> {
-        order(by: String(describing: attribute), direction, selector)
+        order(by: AttributeName.of(attribute), direction, selector)
     }
 }

@@ -11,7 +11,7 @@ public enum QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     case orWithoutWhere
     /// A format string (or a value of a dictionary condition) could not be parsed; the error gives the
     /// offset of the problem.
-    case invalidPredicate(PredicateParseError)
+    indirect case invalidPredicate(PredicateParseError)
     /// No entity of the model stands for the class: it is not registered for one, the model names no
     /// entity with this class, and no entity has the class's name.
     case entityNotFound(className: String)
