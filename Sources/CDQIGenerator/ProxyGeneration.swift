@@ -23,6 +23,9 @@ public struct ProxyGeneration: Sendable {
     public var modelTypeName: String?
     /// The model the code is generated from (the embedded model is built from it).
     public var model: ManagedObjectModel
+    /// The warnings of ``diagnostics`` about the entity classes alone (what `cdqi --lightyear`, which
+    /// writes no proxies, reports besides its own).
+    public var classDiagnostics: [ModelDiagnostic] = []
 
     /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
     public static func mergedFileName(modelName: String) -> String {

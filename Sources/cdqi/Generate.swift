@@ -114,8 +114,10 @@ struct Generate: ParsableCommand {
             accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent,
             objectClasses: objects ? .all : .asModelSays)
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
-        generation.diagnostics.forEach { StandardError.print($0.description) }
-        if lightyear { generation.lightyearConformances.diagnostics.forEach { StandardError.print($0.description) } }
+        // Without proxies, their warnings do not apply.
+        let diagnostics = lightyear
+            ? generation.classDiagnostics + generation.lightyearConformances.diagnostics : generation.diagnostics
+        diagnostics.forEach { StandardError.print($0.description) }
 
         // nil selects everything, including composites no entity uses.
         let selection = write.isEmpty && exclude.isEmpty

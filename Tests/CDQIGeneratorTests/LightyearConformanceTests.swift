@@ -109,3 +109,16 @@ extension LightyearConformanceTests {
         #expect(generate([entity]).generation.lightyearConformances.conformances.first?.attributeNames == ["kept"])
     }
 }
+
+extension LightyearConformanceTests {
+    @Test func classWarningsAreKeptApartFromProxyWarnings() {
+        let entity = makeEntity("Thing", attributes: [("loose", .undefined), ("kept", .string)])
+        let generation = generate([entity], options: GeneratorOptions(objectClasses: .all)).generation
+        let classMessages = generation.classDiagnostics.map(\.message)
+        #expect(classMessages.count == 1)
+        #expect(classMessages.first?.contains("class gets no property") == true)
+        // Every warning about classes is among all the warnings; the proxy's own is not about classes.
+        #expect(generation.diagnostics.count == 2)
+        #expect(Set(classMessages).isSubset(of: Set(generation.diagnostics.map(\.message))))
+    }
+}

@@ -6,7 +6,9 @@ import Testing
 
 /// Compiles what `cdqi generate Company --lightyear` writes against the `Query` module in a scratch
 /// SwiftPM package, and runs a program that queries through the generated `Attribute` cases; a second
-/// target compiles the same files with the main actor as default isolation, as new app targets do.
+/// target compiles the same files with the main actor as default isolation, as new app targets do, and
+/// a third has the model in its folder and the build-tool plugin, which writes the conformances
+/// because the target depends on `Query`.
 ///
 /// Slow (a full SwiftPM build), so it runs only when `CDQI_E2E=1`, as CI sets it.
 @Suite struct LightyearEndToEndTests {
@@ -45,6 +47,18 @@ import Testing
 
         """
 
+    static let pluginUse = """
+        import CDQIStore
+        import Query
+
+        final class TestEntity: ManagedObject {}
+
+        func countLees(in context: ManagedObjectContext) throws -> Int {
+            try Employee.query(in: context).where([.lastName: "Lee"]).order(by: .firstName).count()
+        }
+
+        """
+
     @Test(.enabled(if: enabled, "set CDQI_E2E=1 to compile the code cdqi --lightyear writes (slow)"), .timeLimit(.minutes(30)))
     func generatedConformancesCompileAndQuery() throws {
         let loaded = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("Company.xcdatamodeld"))
@@ -64,6 +78,12 @@ import Testing
             try standIn.write(to: folder.appendingPathComponent("TestEntity.swift"), atomically: true, encoding: .utf8)
             try extra.1.write(to: folder.appendingPathComponent(extra.0), atomically: true, encoding: .utf8)
         }
+        let pluginFolder = sources.appendingPathComponent("LightyearPlugin")
+        try fileManager.createDirectory(at: pluginFolder, withIntermediateDirectories: true)
+        try fileManager.copyItem(
+            at: TestPaths.fixtures.appendingPathComponent("Company.xcdatamodeld"),
+            to: pluginFolder.appendingPathComponent("Company.xcdatamodeld"))
+        try Self.pluginUse.write(to: pluginFolder.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
         let root = TestPaths.packageRoot.resolvingSymlinksInPath()
         let products = ["Query", "CDQIStore", "CDQIModel"]
             .map { ".product(name: \"\($0)\", package: \"\(root.lastPathComponent)\")" }.joined(separator: ", ")
@@ -78,6 +98,8 @@ import Testing
                     .executableTarget(name: "LightyearCompany", dependencies: [\(products)]),
                     .target(name: "LightyearMainActor", dependencies: [\(products)],
                             swiftSettings: [.defaultIsolation(MainActor.self)]),
+                    .target(name: "LightyearPlugin", dependencies: [\(products)],
+                            plugins: [.plugin(name: "CDQIPlugin", package: "\(root.lastPathComponent)")]),
                 ],
                 swiftLanguageModes: [.v6]
             )
