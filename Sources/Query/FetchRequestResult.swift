@@ -1,6 +1,6 @@
 import CDQIStore
 
-/// The objects a ``Query`` fetches: every ``ManagedObject`` conforms, which gives each managed object
+/// The objects a ``Query`` fetches: every `ManagedObject` conforms, which gives each managed object
 /// class `query(in:)` and each object `query()`.
 public protocol FetchRequestResult: AnyObject {}
 

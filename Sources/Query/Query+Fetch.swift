@@ -3,7 +3,7 @@ import CDQIStore
 
 extension Query {
     /// A new fetch request with this query's entity, conditions (`TRUEPREDICATE` when there are none)
-    /// and sort keys: to customize further, or to hand to code that takes a ``FetchRequest``.
+    /// and sort keys: to customize further, or to hand to code that takes a `FetchRequest`.
     ///
     /// - Throws: the ``QueryError`` kept while building, ``QueryError/entityNotFound(className:)`` or
     ///   ``QueryError/unknownKey(_:entity:)``.

@@ -12,7 +12,7 @@ extension Query where T: Queryable {
     ///
     /// - Throws: ``QueryError/tooComplex`` (before fetching) when the query has an `or`, an
     ///   inequality, a range or a format-string condition; other ``QueryError``s; the store's error; a
-    ///   ``ManagedObjectError`` when a value does not fit its attribute (the new object is then removed).
+    ///   `ManagedObjectError` when a value does not fit its attribute (the new object is then removed).
     public func firstOrInsert() throws -> T {
         if let failure { throw failure }
         guard let defaultValues else { throw QueryError.tooComplex }
