@@ -7,14 +7,15 @@ enum EntityResolution {
     /// The entity of `type` in the context's model (see
     /// ``PersistentStoreCoordinator/entityName(forClass:)``). When no class is registered for the
     /// entity (or only an ancestor's), `type` is registered for it, so that fetched objects are
-    /// instances of it, as a model naming the class makes them on Apple platforms.
-    static func entity(of type: ManagedObject.Type, in context: ManagedObjectContext) throws(QueryError) -> EntityLayout {
+    /// instances of it, as a model naming the class makes them on Apple platforms. A class registered
+    /// for the entity that is `type` or a subclass of it is kept.
+    static func entity<T: ManagedObject>(of type: T.Type, in context: ManagedObjectContext) throws(QueryError) -> EntityLayout {
         let coordinator = context.coordinator
         guard let name = coordinator.entityName(forClass: type), let layout = coordinator.layout.entity(named: name) else {
             throw .entityNotFound(className: String(describing: type))
         }
         let objectClass = coordinator.objectClass(for: layout)
-        if objectClass == type { return layout }
+        if objectClass is T.Type { return layout }
         if objectClass == ManagedObject.self || coordinator.entityName(forClass: objectClass) != name {
             coordinator.register(type, forEntityName: name)
             return layout

@@ -91,3 +91,20 @@ struct QueryErrorTests {
         #expect(QueryError.entityNotFound(className: "Stray").description.contains("'Stray'"))
     }
 }
+
+/// A subclass of `Gadget` (the class the model names for `Tool`), registered for `Tool`.
+final class SpecialGadget: Gadget {}
+
+extension QueryErrorTests {
+    @Test("a subclass registered for the entity is no mismatch for a query of its superclass")
+    func registeredSubclass() throws {
+        let container = try PersistentContainer(model: EntityModel.model, url: nil)
+        container.coordinator.register(SpecialGadget.self, forEntityName: "Tool")
+        let context = container.newContext()
+        let special = try context.insert(SpecialGadget.self)
+        try special.setValue("s", forKey: "label")
+        let found = try #require(try Gadget.query(in: context).where([.label: "s"]).first())
+        #expect(found === special)
+        #expect(type(of: found) == SpecialGadget.self)
+    }
+}

@@ -90,8 +90,9 @@ extension Entity: Queryable {
     }
 }
 
-/// The class the model names for `Tool` (`App.Gadget`): found by class name, not entity name.
-final class Gadget: ManagedObject, Queryable {
+/// The class the model names for `Tool` (`App.Gadget`): found by class name, not entity name. Not
+/// final: `SpecialGadget` subclasses it.
+class Gadget: ManagedObject, Queryable {
     enum Attribute { case label }
 }
 
