@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "CDQILint", targets: ["CDQILint"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
+        // lightyear/Query's API over the store (issue 19).
+        .library(name: "Query", targets: ["Query"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,6 +86,9 @@ let package = Package(
         .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore"], exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
+        // lightyear/Query's API over the store, and its tests (issue 19).
+        .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "CDQIStore", "CDQIPredicate", "CDQIModel"], exclude: ["Fixtures/README.md"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,6 +29,8 @@ let package = Package(
                 .product(name: "CDQIModel", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIPredicate", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIGenerator", package: "CoreDataQueryInterface"),
+                // lightyear/Query's API, for the LY line (issue 19).
+                .product(name: "Query", package: "CoreDataQueryInterface"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -16,6 +16,10 @@ import PackagePlugin
 /// whose class the target does not declare gets a warning instead of code that cannot compile. The
 /// bundle's `contents` files, `.xccurrentversion`, `cdqi.json` and the target's Swift files are inputs:
 /// changing any of them re-runs generation.
+///
+/// A target that depends on the `Query` product (lightyear/Query's API) and not on
+/// `CoreDataQueryInterface` gets lightyear's `Queryable` conformances instead of the proxies
+/// (`cdqi --lightyear`), in `<Model>+Queryable.swift`.
 @main
 struct CDQIPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -23,13 +27,14 @@ struct CDQIPlugin: BuildToolPlugin {
         let tool = try context.tool(named: "cdqi")
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
         let swiftSources = target.sourceFiles.filter { $0.url.pathExtension == "swift" }.map(\.url)
+        let lightyear = Self.usesLightyear(target)
         return target.sourceFiles
             .filter { $0.url.pathExtension == "xcdatamodeld" }
             .map { file in
                 let bundle = file.url
                 let name = bundle.deletingPathExtension().lastPathComponent
                 var arguments = [bundle.path, "--merged", "--force", "--out", output.path,
-                                 "--classes-in", target.directoryURL.path]
+                                 "--classes-in", target.directoryURL.path] + (lightyear ? ["--lightyear"] : [])
                 var inputs = [bundle] + Self.modelFiles(in: bundle) + swiftSources + [tool.url]
                 let config = bundle.deletingLastPathComponent().appending(path: "cdqi.json")
                 if FileManager.default.fileExists(atPath: config.path) {
@@ -37,13 +42,25 @@ struct CDQIPlugin: BuildToolPlugin {
                     inputs.append(config)
                 }
                 return .buildCommand(
-                    displayName: "Generating CDQI proxies, classes and model for \(name)",
+                    displayName: lightyear
+                        ? "Generating Queryable conformances, classes and model for \(name)"
+                        : "Generating CDQI proxies, classes and model for \(name)",
                     executable: tool.url,
                     arguments: arguments,
                     inputFiles: inputs,
-                    outputFiles: [output.appending(path: "\(name)+CDQI.swift")]
+                    outputFiles: [output.appending(path: lightyear ? "\(name)+Queryable.swift" : "\(name)+CDQI.swift")]
                 )
             }
+    }
+
+    /// Whether the target uses lightyear/Query's API: it depends on the `Query` product and not on
+    /// `CoreDataQueryInterface` (whose `Query` would clash with lightyear's).
+    private static func usesLightyear(_ target: SwiftSourceModuleTarget) -> Bool {
+        var products: Set<String> = []
+        for dependency in target.dependencies {
+            if case .product(let product) = dependency { products.insert(product.name) }
+        }
+        return products.contains("Query") && !products.contains("CoreDataQueryInterface")
     }
 
     /// The files inside a bundle whose changes must re-run generation.

@@ -24,6 +24,9 @@ public struct ProxyGeneration: Sendable {
     public var modelTypeName: String?
     /// The model the code is generated from (the embedded model is built from it).
     public var model: ManagedObjectModel
+    /// The warnings of ``diagnostics`` about the entity classes alone (what `cdqi --lightyear`, which
+    /// writes no proxies, reports besides its own).
+    public var classDiagnostics: [ModelDiagnostic] = []
 
     /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
     public static func mergedFileName(modelName: String) -> String {
@@ -105,10 +108,10 @@ public struct ProxyGeneration: Sendable {
         return NameQualifier(shadowed: shadowed)
     }
 
-    private var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
+    var objectWriter: ObjectSourceWriter { ObjectSourceWriter(options: options, qualify: qualifier) }
 
-    /// The embedded model's declaration.
-    private var modelDeclaration: String? {
+    /// The embedded model's declaration (always written).
+    var modelDeclaration: String? {
         guard let modelTypeName else { return nil }
         return ModelSourceWriter(options: options, qualify: qualifier)
             .declaration(typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses)
@@ -133,7 +136,7 @@ public struct ProxyGeneration: Sendable {
         return proxies.filter { referenced.contains($0.proxyName) && !chosenNames.contains($0.proxyName) }
     }
 
-    private var writer: SwiftSourceWriter {
+    var writer: SwiftSourceWriter {
         SwiftSourceWriter(options: options, shadowedRuntimeNames: shadowedRuntimeNames)
     }
 

@@ -67,7 +67,8 @@ public struct ProxyGenerator: Sendable {
             shadowedRuntimeNames: plan.shadowedRuntimeNames,
             entityClasses: plan.objects.classes,
             modelTypeName: plan.objects.modelTypeName,
-            model: model
+            model: model,
+            classDiagnostics: plan.classDiagnostics
         )
     }
 }

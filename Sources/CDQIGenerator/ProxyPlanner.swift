@@ -24,9 +24,11 @@ struct ProxyPlanner {
         self.options = options
     }
 
-    /// The proxies in model order, the runtime names that model classes shadow, and the warnings.
+    /// The proxies in model order, the runtime names that model classes shadow, and the warnings (all
+    /// of them, and those about entity classes alone).
     mutating func plan(modelName: String) -> (
-        proxies: [EntityProxy], shadowedRuntimeNames: Set<String>, diagnostics: [ModelDiagnostic], objects: ObjectPlanner.Plan
+        proxies: [EntityProxy], shadowedRuntimeNames: Set<String>, diagnostics: [ModelDiagnostic], objects: ObjectPlanner.Plan,
+        classDiagnostics: [ModelDiagnostic]
     ) {
         collectEntities()
         resolveInheritance()
@@ -58,7 +60,11 @@ struct ProxyPlanner {
         }
         let classNames = Set(entities.compactMap(\.className))
         let diagnostics = leadingDiagnostics + entities.flatMap { entityDiagnostics[$0.name] ?? [] } + compositeDiagnostics
-        return (proxies + compositeProxies, classNames.intersection(RuntimeNames.types.union(["String"])), diagnostics, objects)
+        let classDiagnostics = entities.flatMap { objectPlanner.diagnostics[$0.name] ?? [] }
+        return (
+            proxies + compositeProxies, classNames.intersection(RuntimeNames.types.union(["String"])), diagnostics, objects,
+            classDiagnostics
+        )
     }
 
     /// The entities with Manual/None code generation whose class the target does not declare

@@ -19,6 +19,10 @@ struct Generate: ParsableCommand {
             <Model>Model.swift is always written: it builds the model in code and registers \
             the classes: 'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
 
+            With --lightyear, no proxies are written: each entity class gets lightyear/Query's \
+            Queryable conformance in <Class>+Queryable.swift (with --merged, everything goes \
+            into <Model>+Queryable.swift); entity classes and the model are written as above.
+
             Warnings and errors go to standard error as 'path:line: warning: message'. \
             Exit status: 0 on success, 64 on bad usage, 1 when the model cannot be found, \
             read or written.
@@ -63,6 +67,9 @@ struct Generate: ParsableCommand {
 
     @Flag(name: .customLong("objects"), help: "Write an entity class for every entity, whatever its code generation setting.")
     var objects = false
+
+    @Flag(name: .customLong("lightyear"), help: "Write lightyear/Query's Queryable conformances (<Class>+Queryable.swift) instead of the proxies.")
+    var lightyear = false
 
     @Option(name: .customLong("classes-in"), help: ArgumentHelp("A folder of Swift sources (the target's): an entity with Manual/None code generation whose class is not declared there gets no Entity conformance, and a warning. The build plugin passes its target's folder.", valueName: "folder"))
     var classesIn: String?
@@ -145,14 +152,23 @@ struct Generate: ParsableCommand {
             objectClasses: objects ? .all : .asModelSays,
             declaredClassNames: classesIn.map { DeclaredClassScanner.classNames(under: URL(fileURLWithPath: $0)) })
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
-        generation.diagnostics.forEach { StandardError.print($0.description) }
+        // Without proxies, their warnings do not apply.
+        let diagnostics = lightyear
+            ? generation.classDiagnostics + generation.lightyearConformances.diagnostics : generation.diagnostics
+        diagnostics.forEach { StandardError.print($0.description) }
 
         // nil selects everything, including composites no entity uses.
         let selection = write.isEmpty && exclude.isEmpty
             ? nil : (write.isEmpty ? entityNames : Set(write)).subtracting(exclude)
-        let files = merged ? [generation.mergedFile(entities: selection)] : generation.files(entities: selection)
+        let files = switch (lightyear, merged) {
+        case (true, true): [generation.lightyearMergedFile(entities: selection)]
+        case (true, false): generation.lightyearFiles(entities: selection)
+        case (false, true): [generation.mergedFile(entities: selection)]
+        case (false, false): generation.files(entities: selection)
+        }
         let folder = out.map { URL(fileURLWithPath: $0) } ?? modelURL.deletingLastPathComponent()
-        for missing in generation.proxiesReferenced(outside: selection) {
+        // Conformances refer to no proxy.
+        for missing in lightyear ? [] : generation.proxiesReferenced(outside: selection) {
             // In separate-file mode a proxy left out of this run may exist from an earlier one.
             if !merged, FileManager.default.fileExists(atPath: folder.appendingPathComponent(missing.fileName).path) {
                 continue

@@ -57,6 +57,7 @@ do {
     }
     if selected("W8") { report(try suite.predicateLine()) }
     if selected("Q") { report(suite.queryBuildLine()) }
+    if selected(LightyearWorkload.id) { report(try LightyearWorkload.line(suite: suite, rounds: sizes.rounds)) }
     if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
