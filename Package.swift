@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "CDQIInterchange", targets: ["CDQIInterchange"]),
         .executable(name: "cdqi", targets: ["cdqi"]),
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
+        // Sworm's API (prisma-ai/Sworm) over our store.
+        .library(name: "Sworm", targets: ["Sworm"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,6 +67,9 @@ let package = Package(
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi"], exclude: ["Expected"]),
+        // Sworm's API (prisma-ai/Sworm) over our store, and its tests.
+        .target(name: "Sworm", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        .testTarget(name: "SwormTests", dependencies: ["Sworm", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
