@@ -6,7 +6,7 @@ import CDQIStore
 /// (``CDQIStore/ManagedObjectContext``) and is only valid inside the closure.
 public final class ManagedObjectContext {
     /// The errors of the context's own operations.
-    public enum Error: Swift.Error, CustomStringConvertible {
+    public enum Error: Swift.Error, Hashable, CustomStringConvertible {
         /// The model has no entity of this name (a type's `entityName` that does not match the model).
         case unknownEntity(String)
 
