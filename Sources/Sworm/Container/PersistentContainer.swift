@@ -59,8 +59,11 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// ``perform(action:)`` as an asynchronous call, off the caller's actor (on the concurrent
     /// executor). Throws `CancellationError` without running `action` when the task is cancelled.
+    ///
+    /// `action` is sent off the caller's actor (`sending`): from the main actor, a closure that only
+    /// uses its context and values it was given compiles; one that touches main-actor state does not.
     @discardableResult
-    public func schedule<T>(action: @escaping (ManagedObjectContext) throws -> T) async throws -> T {
+    public func schedule<T>(action: sending @escaping (ManagedObjectContext) throws -> T) async throws -> sending T {
         try Task.checkCancellation()
         return try perform(action: action)
     }
