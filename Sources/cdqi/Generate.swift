@@ -19,6 +19,9 @@ struct Generate: ParsableCommand {
             Then <Model>Model.swift builds the model in code and registers the classes: \
             'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
 
+            With --sworm, writes <Model>+Sworm.swift instead: one plain struct per entity \
+            conforming to Sworm's ManagedObjectConvertible, with its attribute and relation lists.
+
             Warnings and errors go to standard error as 'path:line: warning: message'. \
             Exit status: 0 on success, 64 on bad usage, 1 when the model cannot be found, \
             read or written.
@@ -64,6 +67,9 @@ struct Generate: ParsableCommand {
     @Flag(name: .customLong("objects"), help: "Write an entity class for every entity, whatever its code generation setting.")
     var objects = false
 
+    @Flag(name: .customLong("sworm"), help: "Write Sworm structs (<Model>+Sworm.swift) instead of query proxies.")
+    var sworm = false
+
     func validate() throws {
         guard GeneratorOptions.isValidSuffix(suffix) else {
             throw ValidationError("--suffix '\(suffix)' must be one or more letters, digits or underscores.")
@@ -106,6 +112,16 @@ struct Generate: ParsableCommand {
         let options = GeneratorOptions(
             accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent,
             objectClasses: objects ? .all : .asModelSays)
+        let folder = out.map { URL(fileURLWithPath: $0) } ?? modelURL.deletingLastPathComponent()
+        if sworm {
+            let (file, diagnostics) = SwormStructWriter(options: options)
+                .generate(loaded.model, modelName: loaded.modelName)
+            diagnostics.forEach { StandardError.print($0.description) }
+            let errors = OutputWriter(folder: folder, force: force, dryRun: dryRun).write([file])
+            errors.forEach { StandardError.print($0) }
+            if !errors.isEmpty { throw ExitCode.failure }
+            return
+        }
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         generation.diagnostics.forEach { StandardError.print($0.description) }
 
@@ -113,7 +129,6 @@ struct Generate: ParsableCommand {
         let selection = write.isEmpty && exclude.isEmpty
             ? nil : (write.isEmpty ? entityNames : Set(write)).subtracting(exclude)
         let files = merged ? [generation.mergedFile(entities: selection)] : generation.files(entities: selection)
-        let folder = out.map { URL(fileURLWithPath: $0) } ?? modelURL.deletingLastPathComponent()
         for missing in generation.proxiesReferenced(outside: selection) {
             // In separate-file mode a proxy left out of this run may exist from an earlier one.
             if !merged, FileManager.default.fileExists(atPath: folder.appendingPathComponent(missing.fileName).path) {
