@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "CDQIModel", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIPredicate", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIGenerator", package: "CoreDataQueryInterface"),
+                .product(name: "Sworm", package: "CoreDataQueryInterface"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

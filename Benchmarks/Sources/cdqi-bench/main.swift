@@ -56,6 +56,7 @@ do {
         report(try runner.run(workload).summaryLine)
     }
     if selected("W8") { report(try suite.predicateLine()) }
+    if selected("WS") { report(try runner.run(SwormWorkload(fixture: suite.fixture).workload(label: sizes.label.items)).summaryLine) }
     if selected("Q") { report(suite.queryBuildLine()) }
     if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
     if selected("W10") {
