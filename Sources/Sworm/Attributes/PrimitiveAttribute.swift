@@ -42,9 +42,11 @@ public protocol SupportedAttributeType {
 
 extension SupportedAttributeType {
     /// The value as the store holds it.
+    @inlinable
     var storedPrimitive: StoredValue { encodePrimitiveValue().storedValue }
 
     /// The value a stored value stands for: the primitive read from the store, then decoded.
+    @inlinable
     static func decode(stored: StoredValue) throws -> Self {
         try decode(primitiveValue: try PrimitiveAttributeType(storedValue: stored))
     }

@@ -20,7 +20,7 @@ public final class ManagedObjectContext {
     /// The store's context.
     public let instance: CDQIStore.ManagedObjectContext
     /// Failures of the calls that cannot throw, thrown by `perform`.
-    let log = ChangeErrorLog()
+    @usableFromInline let session = ContextSession()
 
     /// Wraps a store context.
     public init(_ instance: CDQIStore.ManagedObjectContext) {
@@ -39,14 +39,14 @@ public final class ManagedObjectContext {
         } catch .unknownEntity(let name) {
             throw Error.unknownEntity(name)
         }
-        let wrapper = ManagedObject<P>(instance: object, log: log)
+        let wrapper = ManagedObject<P>(instance: object, session: session)
         try wrapper.encodeThrowing(value)
         return wrapper
     }
 
     /// Deletes an object (a failure is thrown by the enclosing `perform`).
     public func delete(_ managedObject: ManagedObject<some ManagedObjectConvertible>) {
-        log.recording { try instance.delete(managedObject.instance) }
+        session.recording { try instance.delete(managedObject.instance) }
     }
 
     /// Deletes every object the request finds.
@@ -78,9 +78,9 @@ public final class ManagedObjectContext {
     }
 
     /// The objects the request finds (unsaved changes included).
-    @discardableResult
+    @inlinable @discardableResult
     public func fetch<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> [ManagedObject<P>] {
-        try instance.fetch(try request.fetchRequest()).map { ManagedObject(instance: $0, log: log) }
+        try instance.fetch(try request.fetchRequest()).map { ManagedObject(instance: $0, session: session) }
     }
 
     /// One attribute of the objects the request finds, decoded. Like upstream's dictionary fetch, it
@@ -140,7 +140,7 @@ public final class ManagedObjectContext {
     func execute<T>(reset: Bool, _ action: (ManagedObjectContext) throws -> T) throws -> T {
         defer { if reset { instance.reset() } }
         let result = try action(self)
-        if let error = log.errors.first { throw error }
+        if let error = session.errors.first { throw error }
         if instance.hasChanges { try instance.save() }
         return result
     }

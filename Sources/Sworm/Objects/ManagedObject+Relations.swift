@@ -9,15 +9,15 @@ extension ManagedObject {
         get {
             let name = PlainObject.relations[keyPath: keyPath].name
             do {
-                return try instance.object(forKey: name).map { ManagedObject<Destination>(instance: $0, log: log) }
+                return try instance.object(forKey: name).map { ManagedObject<Destination>(instance: $0, session: session) }
             } catch {
-                log.record(error)
+                session.record(error)
                 return nil
             }
         }
         set {
             let name = PlainObject.relations[keyPath: keyPath].name
-            log.recording { try instance.setValue(newValue?.instance, forKey: name) }
+            session.recording { try instance.setValue(newValue?.instance, forKey: name) }
         }
     }
 
@@ -26,14 +26,14 @@ extension ManagedObject {
     public subscript<Destination: ManagedObjectConvertible>(
         dynamicMember keyPath: KeyPath<PlainObject.Relations, ToManyRelation<Destination>>
     ) -> ManagedObjectSet<Destination> {
-        ManagedObjectSet(name: PlainObject.relations[keyPath: keyPath].name, owner: instance, log: log)
+        ManagedObjectSet(name: PlainObject.relations[keyPath: keyPath].name, owner: instance, session: session)
     }
 
     /// The members of an ordered to-many relation (`book.reviews`), in the relationship's order, live.
     public subscript<Destination: ManagedObjectConvertible>(
         dynamicMember keyPath: KeyPath<PlainObject.Relations, ToManyOrderedRelation<Destination>>
     ) -> ManagedObjectOrderedSet<Destination> {
-        ManagedObjectOrderedSet(name: PlainObject.relations[keyPath: keyPath].name, owner: instance, log: log)
+        ManagedObjectOrderedSet(name: PlainObject.relations[keyPath: keyPath].name, owner: instance, session: session)
     }
 
     /// Sets a to-one relation to a plain value: encodes it into the current destination, or inserts a
@@ -52,7 +52,7 @@ extension ManagedObject {
             return self
         }
         if let current {
-            try ManagedObject<Destination>(instance: current, log: log).encodeThrowing(value)
+            try ManagedObject<Destination>(instance: current, session: session).encodeThrowing(value)
         } else {
             let inserted = try context.insert(value)
             try instance.setValue(inserted.instance, forKey: name)
@@ -67,7 +67,7 @@ extension ManagedObject {
         context: ManagedObjectContext
     ) -> Self {
         let name = PlainObject.relations[keyPath: keyPath].name
-        log.recording {
+        session.recording {
             if let current = try instance.object(forKey: name) { try context.instance.delete(current) }
         }
         return self

@@ -15,11 +15,12 @@ import CDQIStore
 public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     /// The store's object (module `CDQIStore`).
     public let instance: CDQIStore.ManagedObject
-    let log: ChangeErrorLog
+    @usableFromInline let session: ContextSession
 
-    init(instance: CDQIStore.ManagedObject, log: ChangeErrorLog) {
+    @usableFromInline
+    init(instance: CDQIStore.ManagedObject, session: ContextSession) {
         self.instance = instance
-        self.log = log
+        self.session = session
     }
 
     // MARK: Decoding
@@ -27,12 +28,9 @@ public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     /// The plain value: `PlainObject()` with every mapped attribute read from the object.
     /// - Throws: ``AttributeError/badAttribute(_:)`` for a stored value that does not fit its property,
     ///   or the store's error when the object cannot be loaded.
+    @inlinable
     public func decode() throws -> PlainObject {
-        var value = PlainObject()
-        for attribute in PlainObject.attributes {
-            try attribute.decode(try instance.storedValue(forKey: attribute.name), into: &value)
-        }
-        return value
+        try session.plan(PlainObject.self, for: instance).decode(instance)
     }
 
     /// One attribute's value.
@@ -65,14 +63,14 @@ public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     /// Writes every mapped attribute of `value` into the object.
     @discardableResult
     public func encode(_ value: PlainObject) -> Self {
-        log.recording { try encodeThrowing(value) }
+        session.recording { try encodeThrowing(value) }
         return self
     }
 
     /// Writes one attribute.
     @discardableResult
     public func encode<A: SupportedAttributeType>(_ keyPath: KeyPath<PlainObject, A>, _ value: A) -> Self {
-        log.recording {
+        session.recording {
             try instance.setStoredValue(value.storedPrimitive, forKey: try PlainObject.attributeName(for: keyPath))
         }
         return self
@@ -81,7 +79,7 @@ public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     /// Writes one optional attribute (`nil` clears it).
     @discardableResult
     public func encode<A: SupportedAttributeType>(_ keyPath: KeyPath<PlainObject, A?>, _ value: A?) -> Self {
-        log.recording {
+        session.recording {
             try instance.setStoredValue(value?.storedPrimitive ?? .null, forKey: try PlainObject.attributeName(for: keyPath))
         }
         return self

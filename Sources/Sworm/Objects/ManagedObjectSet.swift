@@ -7,34 +7,34 @@ import CDQIStore
 public final class ManagedObjectSet<PlainObject: ManagedObjectConvertible>: Sequence {
     private let name: String
     private let owner: CDQIStore.ManagedObject
-    private let log: ChangeErrorLog
+    private let session: ContextSession
 
-    init(name: String, owner: CDQIStore.ManagedObject, log: ChangeErrorLog) {
+    init(name: String, owner: CDQIStore.ManagedObject, session: ContextSession) {
         self.name = name
         self.owner = owner
-        self.log = log
+        self.session = session
     }
 
     /// Iterates the current members.
     public func makeIterator() -> ManagedObjectSetIterator<PlainObject> {
         var members: [CDQIStore.ManagedObject] = []
-        log.recording { members = try owner.objects(forKey: name) }
-        return ManagedObjectSetIterator(members: members, log: log)
+        session.recording { members = try owner.objects(forKey: name) }
+        return ManagedObjectSetIterator(members: members, session: session)
     }
 
     /// Adds an object to the relationship (and sets the inverse).
     public func add(_ object: ManagedObject<PlainObject>) {
-        log.recording { try owner.addObject(object.instance, toKey: name) }
+        session.recording { try owner.addObject(object.instance, toKey: name) }
     }
 
     /// Removes an object from the relationship (and clears the inverse).
     public func remove(_ object: ManagedObject<PlainObject>) {
-        log.recording { try owner.removeObject(object.instance, fromKey: name) }
+        session.recording { try owner.removeObject(object.instance, fromKey: name) }
     }
 
     /// Removes an object from the relationship and deletes it.
     public func delete(_ object: ManagedObject<PlainObject>, context: ManagedObjectContext) {
-        log.recording {
+        session.recording {
             try owner.removeObject(object.instance, fromKey: name)
             try context.instance.delete(object.instance)
         }

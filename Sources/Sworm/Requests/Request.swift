@@ -92,6 +92,7 @@ public struct Request<PlainObject: ManagedObjectConvertible>: Sendable {
 
     /// The store's fetch request for this request.
     /// - Throws: the request's ``RequestError``.
+    @usableFromInline
     func fetchRequest() throws(RequestError) -> FetchRequest {
         var request = FetchRequest(entityName: PlainObject.entityName)
         if let fetchLimit { request.fetchLimit = max(fetchLimit, 0) }
