@@ -149,3 +149,50 @@ import Testing
         #expect(logged.allSatisfy { $0.contains("small") && $0.contains("40000") })
     }
 }
+
+/// A class and a struct with a computed property: their attributes have no stored offset, so decoding
+/// goes through the key path (the path structs' stored properties skip).
+final class ABCDReference: ManagedObjectConvertible, Equatable {
+    var a: Int = 0
+    var c: String?
+    static let entityName = "ABCD"
+    static let attributes: Set<Attribute<ABCDReference>> = [.init(\.a, "a"), .init(\.c, "c")]
+    static let relations: Void = ()
+
+    static func == (left: ABCDReference, right: ABCDReference) -> Bool { left.a == right.a && left.c == right.c }
+}
+
+struct ABCDComputed: ManagedObjectConvertible, Equatable {
+    var storage: [String: Int] = [:]
+    var a: Int {
+        get { storage["a", default: 0] }
+        set { storage["a"] = newValue }
+    }
+    var b: Int = 0
+    static let entityName = "ABCD"
+    static let attributes: Set<Attribute<ABCDComputed>> = [.init(\.a, "a"), .init(\.b, "b")]
+    static let relations: Void = ()
+}
+
+@Suite struct KeyPathDecodingTests {
+    @Test func classesAndComputedPropertiesDecodeThroughTheirKeyPaths() throws {
+        let db = try TestStores.sworm(FixtureModels.predicates)
+        let reference = ABCDReference()
+        reference.a = 12
+        reference.c = "twelve"
+        try db.perform { ctx in
+            try ctx.insert(reference)
+            var computed = ABCDComputed()
+            computed.a = 34
+            computed.b = 56
+            try ctx.insert(computed)
+        }
+        let references = try db.perform { ctx in try ctx.fetch(ABCDReference.all.sort(\.a)).map { try $0.decode() } }
+        #expect(references.map(\.a) == [12, 34])
+        #expect(references.map(\.c) == ["twelve", nil])
+        let computed = try db.perform { ctx in try ctx.fetch(ABCDComputed.all.sort(\.b)).map { try $0.decode() } }
+        #expect(computed.map(\.a) == [12, 34])
+        #expect(computed.map(\.b) == [0, 56])
+        #expect(computed.map(\.storage) == [["a": 12], ["a": 34]])
+    }
+}
