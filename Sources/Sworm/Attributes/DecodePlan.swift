@@ -16,6 +16,8 @@ final class DecodePlan<P: ManagedObjectConvertible> {
     /// Each attribute's position in the entity's attribute list, or -1 when the entity has no
     /// attribute of that name (reading it by name then throws the store's unknown-key error).
     @usableFromInline let indexes: [Int]
+    /// The attributes' decoders, in the same order (read once here, not through each attribute).
+    @usableFromInline let decoders: [(StoredValue, inout P) throws -> Void]
 
     init(entity: EntityLayout, model: ManagedObjectModel?) {
         self.entity = entity
@@ -27,6 +29,7 @@ final class DecodePlan<P: ManagedObjectConvertible> {
         }
         attributes = P.attributes.sorted { $0.name < $1.name }
         indexes = attributes.map { positions[$0.name] ?? -1 }
+        decoders = attributes.map(\.decoder)
     }
 
     /// Decodes `object` (of this plan's entity).
@@ -40,12 +43,18 @@ final class DecodePlan<P: ManagedObjectConvertible> {
             _ = try object.storedValue(forKey: first.name)
         }
         var position = 0
-        while position < attributes.count {
-            defer { position += 1 }
-            let attribute = attributes[position]
+        let count = decoders.count
+        while position < count {
             let index = indexes[position]
-            let stored = index >= 0 ? object.cdqiAttributeValue(at: index) : try object.storedValue(forKey: attribute.name)
-            try attribute.decode(stored, into: &value)
+            let stored = index >= 0
+                ? object.cdqiAttributeValue(at: index) : try object.storedValue(forKey: attributes[position].name)
+            do {
+                try decoders[position](stored, &value)
+            } catch {
+                throw AttributeError.badAttribute(
+                    .init(name: attributes[position].name, entity: P.entityName, originalError: error))
+            }
+            position += 1
         }
         return value
     }
