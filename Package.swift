@@ -16,6 +16,8 @@ let package = Package(
         .plugin(name: "CDQIPlugin", targets: ["CDQIPlugin"]),
         // lightyear/Query's API over the store (issue 19).
         .library(name: "Query", targets: ["Query"]),
+        // Sworm's API (prisma-ai/Sworm) over our store.
+        .library(name: "Sworm", targets: ["Sworm"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -89,6 +91,9 @@ let package = Package(
         // lightyear/Query's API over the store, and its tests (issue 19).
         .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "CDQIStore", "CDQIPredicate", "CDQIModel"], exclude: ["Fixtures/README.md"]),
+        // Sworm's API (prisma-ai/Sworm) over our store, and its tests.
+        .target(name: "Sworm", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        .testTarget(name: "SwormTests", dependencies: ["Sworm", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "CDQIGenerator", package: "CoreDataQueryInterface"),
                 // lightyear/Query's API, for the LY line (issue 19).
                 .product(name: "Query", package: "CoreDataQueryInterface"),
+                // Sworm's API, for the WS lines (issue 20).
+                .product(name: "Sworm", package: "CoreDataQueryInterface"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -19,7 +19,9 @@ import PackagePlugin
 ///
 /// A target that depends on the `Query` product (lightyear/Query's API) and not on
 /// `CoreDataQueryInterface` gets lightyear's `Queryable` conformances instead of the proxies
-/// (`cdqi --lightyear`), in `<Model>+Queryable.swift`.
+/// (`cdqi --lightyear`), in `<Model>+Queryable.swift`; one that depends on the `Sworm` product and not
+/// on `CoreDataQueryInterface` gets Sworm's structs (`cdqi --sworm`) in `<Model>+Sworm.swift`, with the
+/// model in `<Model>+SwormModel.swift`.
 @main
 struct CDQIPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -27,14 +29,14 @@ struct CDQIPlugin: BuildToolPlugin {
         let tool = try context.tool(named: "cdqi")
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
         let swiftSources = target.sourceFiles.filter { $0.url.pathExtension == "swift" }.map(\.url)
-        let lightyear = Self.usesLightyear(target)
+        let style = Self.style(of: target)
         return target.sourceFiles
             .filter { $0.url.pathExtension == "xcdatamodeld" }
             .map { file in
                 let bundle = file.url
                 let name = bundle.deletingPathExtension().lastPathComponent
                 var arguments = [bundle.path, "--merged", "--force", "--out", output.path,
-                                 "--classes-in", target.directoryURL.path] + (lightyear ? ["--lightyear"] : [])
+                                 "--classes-in", target.directoryURL.path] + style.arguments
                 var inputs = [bundle] + Self.modelFiles(in: bundle) + swiftSources + [tool.url]
                 let config = bundle.deletingLastPathComponent().appending(path: "cdqi.json")
                 if FileManager.default.fileExists(atPath: config.path) {
@@ -42,25 +44,55 @@ struct CDQIPlugin: BuildToolPlugin {
                     inputs.append(config)
                 }
                 return .buildCommand(
-                    displayName: lightyear
-                        ? "Generating Queryable conformances, classes and model for \(name)"
-                        : "Generating CDQI proxies, classes and model for \(name)",
+                    displayName: "Generating \(style.what) for \(name)",
                     executable: tool.url,
                     arguments: arguments,
                     inputFiles: inputs,
-                    outputFiles: [output.appending(path: lightyear ? "\(name)+Queryable.swift" : "\(name)+CDQI.swift")]
+                    outputFiles: style.outputs(name).map { output.appending(path: $0) }
                 )
             }
     }
 
-    /// Whether the target uses lightyear/Query's API: it depends on the `Query` product and not on
-    /// `CoreDataQueryInterface` (whose `Query` would clash with lightyear's).
-    private static func usesLightyear(_ target: SwiftSourceModuleTarget) -> Bool {
+    /// What the plugin generates for a target, by the query API it depends on.
+    private enum Style {
+        case proxies, lightyear, sworm
+
+        var arguments: [String] {
+            switch self {
+            case .proxies: []
+            case .lightyear: ["--lightyear"]
+            case .sworm: ["--sworm"]
+            }
+        }
+
+        var what: String {
+            switch self {
+            case .proxies: "CDQI proxies, classes and model"
+            case .lightyear: "Queryable conformances, classes and model"
+            case .sworm: "Sworm structs and model"
+            }
+        }
+
+        func outputs(_ model: String) -> [String] {
+            switch self {
+            case .proxies: ["\(model)+CDQI.swift"]
+            case .lightyear: ["\(model)+Queryable.swift"]
+            case .sworm: ["\(model)+Sworm.swift", "\(model)+SwormModel.swift"]
+            }
+        }
+    }
+
+    /// lightyear/Query's API when the target depends on the `Query` product, Sworm's when on `Sworm`, and
+    /// neither on `CoreDataQueryInterface` (whose `Query` would clash with theirs); otherwise the proxies.
+    private static func style(of target: SwiftSourceModuleTarget) -> Style {
         var products: Set<String> = []
         for dependency in target.dependencies {
             if case .product(let product) = dependency { products.insert(product.name) }
         }
-        return products.contains("Query") && !products.contains("CoreDataQueryInterface")
+        if products.contains("CoreDataQueryInterface") { return .proxies }
+        if products.contains("Query") { return .lightyear }
+        if products.contains("Sworm") { return .sworm }
+        return .proxies
     }
 
     /// The files inside a bundle whose changes must re-run generation.

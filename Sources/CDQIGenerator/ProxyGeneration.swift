@@ -66,14 +66,18 @@ public struct ProxyGeneration: Sendable {
                     blocks: [objectWriter.declaration(entityClass)]),
                 entityNames: [entityClass.entityName]))
         }
-        if let modelFile = modelDeclaration, let modelTypeName {
-            files.append(GeneratedFile(
-                name: "\(modelTypeName).swift",
-                contents: writer.file(
-                    modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports, blocks: [modelFile]),
-                entityNames: []))
-        }
+        if let modelFile = modelFile() { files.append(modelFile) }
         return files
+    }
+
+    /// The embedded model alone, in `<ModelType>.swift` or the file `name` given.
+    public func modelFile(named name: String? = nil) -> GeneratedFile? {
+        guard let declaration = modelDeclaration, let modelTypeName else { return nil }
+        return GeneratedFile(
+            name: name ?? "\(modelTypeName).swift",
+            contents: writer.file(
+                modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports, blocks: [declaration]),
+            entityNames: [])
     }
 
     /// All proxies in one file named after the model (``mergedFileName(modelName:)``).

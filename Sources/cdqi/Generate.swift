@@ -23,6 +23,9 @@ struct Generate: ParsableCommand {
             Queryable conformance in <Class>+Queryable.swift (with --merged, everything goes \
             into <Model>+Queryable.swift); entity classes and the model are written as above.
 
+            With --sworm, writes <Model>+Sworm.swift instead: one plain struct per entity \
+            conforming to Sworm's ManagedObjectConvertible, with its attribute and relation lists.
+
             Warnings and errors go to standard error as 'path:line: warning: message'. \
             Exit status: 0 on success, 64 on bad usage, 1 when the model cannot be found, \
             read or written.
@@ -67,6 +70,9 @@ struct Generate: ParsableCommand {
 
     @Flag(name: .customLong("objects"), help: "Write an entity class for every entity, whatever its code generation setting.")
     var objects = false
+
+    @Flag(name: .customLong("sworm"), help: "Write Sworm structs (<Model>+Sworm.swift) instead of query proxies.")
+    var sworm = false
 
     @Flag(name: .customLong("lightyear"), help: "Write lightyear/Query's Queryable conformances (<Class>+Queryable.swift) instead of the proxies.")
     var lightyear = false
@@ -151,6 +157,20 @@ struct Generate: ParsableCommand {
             accessLevel: isPublic ? .public : .internal, suffix: suffix, indentWidth: indent,
             objectClasses: objects ? .all : .asModelSays,
             declaredClassNames: classesIn.map { DeclaredClassScanner.classNames(under: URL(fileURLWithPath: $0)) })
+        let folder = out.map { URL(fileURLWithPath: $0) } ?? modelURL.deletingLastPathComponent()
+        if sworm {
+            let (file, diagnostics) = SwormStructWriter(options: options)
+                .generate(loaded.model, modelName: loaded.modelName)
+            diagnostics.forEach { StandardError.print($0.description) }
+            // The model, built in code, beside the structs: on Linux the store is opened with it. Its file
+            // name is fixed so that the build plugin can name its outputs.
+            let model = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
+                .modelFile(named: "\(loaded.modelName)+SwormModel.swift")
+            let errors = OutputWriter(folder: folder, force: force, dryRun: dryRun).write([file] + (model.map { [$0] } ?? []))
+            errors.forEach { StandardError.print($0) }
+            if !errors.isEmpty { throw ExitCode.failure }
+            return
+        }
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         // Without proxies, their warnings do not apply.
         let diagnostics = lightyear
@@ -166,7 +186,6 @@ struct Generate: ParsableCommand {
         case (false, true): [generation.mergedFile(entities: selection)]
         case (false, false): generation.files(entities: selection)
         }
-        let folder = out.map { URL(fileURLWithPath: $0) } ?? modelURL.deletingLastPathComponent()
         // Conformances refer to no proxy.
         for missing in lightyear ? [] : generation.proxiesReferenced(outside: selection) {
             // In separate-file mode a proxy left out of this run may exist from an earlier one.

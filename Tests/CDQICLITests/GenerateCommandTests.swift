@@ -30,6 +30,23 @@ import Testing
             + "there is no value type to compare. Give it a type in the model to query it") == true)
     }
 
+    @Test func swormWritesOneFileOfStructsAndTheModel() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Company.xcdatamodeld")
+        let output = try CommandRunner.run(["Company", "--sworm", "-o", "Out"], in: folder.url)
+        #expect(output.status == 0)
+        // The structs, and the model built in code (under a fixed name the build plugin can declare).
+        #expect(folder.files(in: "Out") == ["Company+Sworm.swift", "Company+SwormModel.swift"])
+        #expect(folder.contents("Out/Company+SwormModel.swift")?.contains("nonisolated enum CompanyModel: GeneratedModel {") == true)
+        let file = try #require(folder.contents("Out/Company+Sworm.swift"))
+        #expect(file.contains("\nimport Foundation\nimport Sworm\n"))
+        #expect(file.contains("\nextension Employee: ManagedObjectConvertible {\n    static let entityName = \"Employee\"\n"))
+        #expect(file.contains("\n        let department = ToOneRelation<Department>(\"department\")\n"))
+        // The Transformable attribute is left out, with a warning at its line.
+        #expect(output.standardError.hasSuffix("Company.xcdatamodel/contents:31: warning: attribute 'transformable' of entity "
+            + "'TestEntity' is Transformable, which Sworm cannot map; its struct leaves it out\n"))
+    }
+
     @Test func existingFilesAreKeptUnlessForced() throws {
         let folder = try TemporaryFolder()
         try folder.copyFixture("Company.xcdatamodeld")

@@ -56,6 +56,11 @@ do {
         report(try runner.run(workload).summaryLine)
     }
     if selected("W8") { report(try suite.predicateLine()) }
+    if selected("WS") || selected("WSr") {
+        let sworm = try SwormWorkload(fixture: suite.fixture)
+        if selected("WS") { report(try runner.run(sworm.workload(label: sizes.label.items)).summaryLine) }
+        if selected("WSr") { report(try runner.run(sworm.workloadWithTeardown(label: sizes.label.items)).summaryLine) }
+    }
     if selected("Q") { report(suite.queryBuildLine()) }
     if selected(LightyearWorkload.id) { report(try LightyearWorkload.line(suite: suite, rounds: sizes.rounds)) }
     if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }

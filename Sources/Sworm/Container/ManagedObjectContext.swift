@@ -1,0 +1,147 @@
+import CDQIPredicate
+import CDQIStore
+
+/// The context a ``PersistentContainer/perform(action:)`` closure works in: insert plain values,
+/// fetch, count and delete through requests. It wraps one of the store's contexts
+/// (``CDQIStore/ManagedObjectContext``) and is only valid inside the closure.
+public final class ManagedObjectContext {
+    /// The errors of the context's own operations.
+    public enum Error: Swift.Error, Hashable, CustomStringConvertible {
+        /// The model has no entity of this name (a type's `entityName` that does not match the model).
+        case unknownEntity(String)
+
+        public var description: String {
+            switch self {
+            case .unknownEntity(let name): "the model has no entity '\(name)'"
+            }
+        }
+    }
+
+    /// The store's context.
+    public let instance: CDQIStore.ManagedObjectContext
+    /// Failures of the calls that cannot throw, thrown by `perform`.
+    @usableFromInline let session = ContextSession()
+
+    /// Wraps a store context.
+    public init(_ instance: CDQIStore.ManagedObjectContext) {
+        self.instance = instance
+    }
+
+    // MARK: Writing
+
+    /// Inserts a new object of `P.entityName` holding `value`'s attributes.
+    /// - Throws: ``Error/unknownEntity(_:)``, or the store's refusal of a value.
+    @discardableResult
+    public func insert<P: ManagedObjectConvertible>(_ value: P) throws -> ManagedObject<P> {
+        let object: CDQIStore.ManagedObject
+        do {
+            object = try instance.insertNewObject(forEntityName: P.entityName)
+        } catch .unknownEntity(let name) {
+            throw Error.unknownEntity(name)
+        }
+        let wrapper = ManagedObject<P>(instance: object, session: session)
+        try wrapper.encodeThrowing(value)
+        return wrapper
+    }
+
+    /// Deletes an object (a failure is thrown by the enclosing `perform`).
+    public func delete(_ managedObject: ManagedObject<some ManagedObjectConvertible>) {
+        session.recording { try instance.delete(managedObject.instance) }
+    }
+
+    /// Deletes every object the request finds.
+    public func delete(_ request: Request<some ManagedObjectConvertible>) throws {
+        for object in try instance.fetch(try request.fetchRequest()) {
+            try instance.delete(object)
+        }
+    }
+
+    /// Deletes every object the request finds and returns how many.
+    ///
+    /// **Not yet a store-level batch delete.** Upstream runs an `NSBatchDeleteRequest` in the store,
+    /// bypassing the context. The store has no batch delete yet, so this deletes the objects one by
+    /// one in this context: the result and what later fetches see are the same, and the deletion is
+    /// saved with the rest of the `perform` call (so it is undone if the call throws).
+    @discardableResult
+    public func batchDelete<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> Int where P.Relations == Void {
+        let objects = try instance.fetch(try request.fetchRequest())
+        for object in objects { try instance.delete(object) }
+        return objects.count
+    }
+
+    // MARK: Reading
+
+    /// The number of objects the request finds (unsaved changes included).
+    @discardableResult
+    public func count(of request: Request<some ManagedObjectConvertible>) throws -> Int {
+        try instance.count(for: try request.fetchRequest())
+    }
+
+    /// The objects the request finds (unsaved changes included).
+    @inlinable @discardableResult
+    public func fetch<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> [ManagedObject<P>] {
+        try instance.fetch(try request.fetchRequest()).map { ManagedObject(instance: $0, session: session) }
+    }
+
+    /// One attribute of the objects the request finds, decoded. Like upstream's dictionary fetch, it
+    /// reads saved data only.
+    @discardableResult
+    public func fetch<P: ManagedObjectConvertible, A: SupportedAttributeType>(
+        _ request: Request<P>, _ keyPath: KeyPath<P, A>
+    ) throws -> [A] {
+        let name = try P.attributeName(for: keyPath)
+        return try attributeValues(request, name).map { try ManagedObject<P>.decode(A.self, $0, name: name) }
+    }
+
+    /// One optional attribute of the objects the request finds, decoded (`nil` for no value). It reads
+    /// saved data only.
+    @discardableResult
+    public func fetch<P: ManagedObjectConvertible, A: SupportedAttributeType>(
+        _ request: Request<P>, _ keyPath: KeyPath<P, A?>
+    ) throws -> [A?] {
+        let name = try P.attributeName(for: keyPath)
+        return try attributeValues(request, name).map { stored in
+            stored.isNull ? nil : try ManagedObject<P>.decode(A.self, stored, name: name)
+        }
+    }
+
+    /// The first object the request finds, or `nil`.
+    @discardableResult
+    public func fetchOne<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> ManagedObject<P>? {
+        try fetch(request.limit(1)).first
+    }
+
+    /// One attribute of the first object the request finds, or `nil`.
+    @discardableResult
+    public func fetchOne<P: ManagedObjectConvertible, A: SupportedAttributeType>(
+        _ request: Request<P>, _ keyPath: KeyPath<P, A>
+    ) throws -> A? {
+        try fetch(request.limit(1), keyPath).first
+    }
+
+    /// One optional attribute of the first object the request finds, or `nil` (also when it has none).
+    @discardableResult
+    public func fetchOne<P: ManagedObjectConvertible, A: SupportedAttributeType>(
+        _ request: Request<P>, _ keyPath: KeyPath<P, A?>
+    ) throws -> A? {
+        try fetch(request.limit(1), keyPath).first ?? nil
+    }
+
+    private func attributeValues<P>(_ request: Request<P>, _ name: String) throws -> [StoredValue] {
+        var fetchRequest = try request.fetchRequest()
+        fetchRequest.propertiesToFetch = [.keyPath(name)]
+        return try instance.fetchDictionaries(fetchRequest).map { $0[name] ?? .null }
+    }
+
+    // MARK: Running
+
+    /// Runs `action`, then throws the first recorded failure or saves the changes; resets the store
+    /// context afterwards when `reset` is set (also when something threw).
+    func execute<T>(reset: Bool, _ action: (ManagedObjectContext) throws -> T) throws -> T {
+        defer { if reset { instance.reset() } }
+        let result = try action(self)
+        if let error = session.errors.first { throw error }
+        if instance.hasChanges { try instance.save() }
+        return result
+    }
+}

@@ -1,0 +1,9 @@
+/// An ordered to-many relationship of the entity, to objects mapped by `Destination`; reached as a
+/// ``ManagedObjectOrderedSet`` through ``ManagedObject``'s dynamic members.
+public struct ToManyOrderedRelation<Destination: ManagedObjectConvertible>: Sendable {
+    /// The relationship's name in the model.
+    public let name: String
+
+    /// A relation to the model's relationship `name`.
+    public init(_ name: String) { self.name = name }
+}
