@@ -74,6 +74,29 @@ import Testing
         #expect(select.metadata["rows"] == "2")
     }
 
+    @Test func readsOfThePoolAreLoggedToo() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        #expect(coordinator.readerCount > 0)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for (first, salary) in [("Ann", 120_000), ("Bob", 95_000), ("Cy", 40_000)] {
+            _ = try ContextTestSupport.insert(context, "Employee", ["firstName": first, "lastName": "X", "salary": Int32(salary)])
+        }
+        try context.save()
+        // A reader opened before logging was switched on catches up when it is next taken.
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        #expect(try fetchRich(reader) == 2)
+        let captured = Captured()
+        coordinator.logSQL(to: logger(.trace, captured))
+        #expect(try fetchRich(ManagedObjectContext(coordinator: coordinator)) == 2)
+        let select = try #require(captured.all.first { $0.message.hasPrefix("SELECT") && $0.message.contains("ZSALARY > 90000") })
+        #expect(select.metadata["rows"] == "2")
+        coordinator.logSQL(to: nil)
+        let before = captured.all.count
+        _ = try fetchRich(ManagedObjectContext(coordinator: coordinator))
+        #expect(captured.all.count == before)
+    }
+
     @Test func offMeansNothing() throws {
         let context = try seeded()
         let captured = Captured()

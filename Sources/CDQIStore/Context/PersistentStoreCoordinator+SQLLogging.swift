@@ -1,8 +1,8 @@
 import Logging
 
 extension PersistentStoreCoordinator {
-    /// Logs the SQL the store runs to `logger`, or stops with `nil`. Off by default, and free when off
-    /// (no hook is registered with SQLite).
+    /// Logs the SQL the store runs to `logger`, or stops with `nil`: the writer's statements, and those of
+    /// every read connection of the pool. Off by default, and free when off (no hook is registered with SQLite).
     ///
     /// - At `.debug`: each statement when it finishes, with its bound values written into the SQL and
     ///   its duration (`duration_ms` metadata).
@@ -16,5 +16,6 @@ extension PersistentStoreCoordinator {
     /// ```
     public func logSQL(to logger: Logger?) {
         withStore { $0.connection.trace(to: logger) }
+        readers?.logSQL(to: logger)
     }
 }

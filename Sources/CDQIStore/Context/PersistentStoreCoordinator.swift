@@ -34,7 +34,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let store: SQLiteStore
     /// The read connections of a store file; `nil` for an in-memory store, or when the reader count
     /// is 0 (reads then share the writer).
-    private let readers: StoreReaderPool?
+    let readers: StoreReaderPool?
     private let registryLock = NSLock()
     /// Guarded by `registryLock`.
     private var classes: [String: ManagedObject.Type] = [:]

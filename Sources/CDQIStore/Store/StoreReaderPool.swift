@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Read-only connections to a store file in WAL mode, beside its one writer: fetches, counts,
 /// dictionary fetches, faults and prefetches of different contexts run on different readers at the
@@ -17,6 +18,11 @@ final class StoreReaderPool: @unchecked Sendable {
     private var free: [SQLiteStore] = []
     /// Guarded by `condition`: readers open (in use or free), plus those being opened.
     private var opened = 0
+    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``), how many times it was
+    /// set, and the setting each open reader traces with: a reader catches up when it is next taken.
+    private var logger: Logger?
+    private var loggerVersion = 0
+    private var readerLoggerVersions: [ObjectIdentifier: Int] = [:]
 
     /// A pool of at most `capacity` (at least 1) readers of `writer`'s file.
     init(writer: SQLiteStore, capacity: Int) {
@@ -38,8 +44,23 @@ final class StoreReaderPool: @unchecked Sendable {
     func closeFreeReaders() {
         condition.withLock {
             opened -= free.count
+            for reader in free { readerLoggerVersions[ObjectIdentifier(reader)] = nil }
             free.removeAll()
         }
+    }
+
+    /// Logs the SQL of every reader to `logger` (or stops, with `nil`), each from the next time it is taken.
+    func logSQL(to logger: Logger?) {
+        condition.withLock {
+            self.logger = logger
+            loggerVersion += 1
+        }
+    }
+
+    /// Brings a reader just taken up to the current logger setting, if it changed since.
+    private func catchUpLogging(_ reader: SQLiteStore, logger: Logger?, version: Int) {
+        reader.connection.trace(to: logger)
+        condition.withLock { readerLoggerVersions[ObjectIdentifier(reader)] = version }
     }
 
     /// The number of readers open now.
@@ -51,13 +72,19 @@ final class StoreReaderPool: @unchecked Sendable {
         condition.lock()
         while free.isEmpty && opened >= capacity { condition.wait() }
         if let reader = free.popLast() {
+            let stale = readerLoggerVersions[ObjectIdentifier(reader), default: 0] != loggerVersion
+            let (logger, version) = (self.logger, loggerVersion)
             condition.unlock()
+            if stale { catchUpLogging(reader, logger: logger, version: version) }
             return reader
         }
         opened += 1
+        let (logger, version) = (self.logger, loggerVersion)
         condition.unlock()
         do {
-            return try SQLiteStore(readerOf: writer)
+            let reader = try SQLiteStore(readerOf: writer)
+            if version != 0 { catchUpLogging(reader, logger: logger, version: version) }
+            return reader
         } catch {
             condition.withLock {
                 opened -= 1
