@@ -2,7 +2,8 @@ import CDQIStore
 import CoreDataQueryInterface
 import Foundation
 
-// The snippets of the README's Concurrency section (docs-draft/concurrency.md), verbatim, so that they
+// The snippets of the README's Concurrency section and of the Concurrency article
+// (Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/Concurrency.md), verbatim, so that they
 // compile under Swift 6 strict concurrency; `ReadmeConcurrencyTests` runs them. Keep the two in step.
 
 // MARK: A read in a request handler
