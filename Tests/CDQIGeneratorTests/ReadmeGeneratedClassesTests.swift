@@ -4,15 +4,18 @@ import Testing
 
 @testable import CDQIGenerator
 
-/// The README's snippet for generated classes against what it shows: the class excerpt against the
+/// The documentation's snippet for generated classes (Getting Started, moved from the README) against what it shows: the class excerpt against the
 /// code `cdqi Company --objects` writes, and the app part against the example program, which the
 /// end-to-end test builds and runs (its output is checked there).
-@Suite("README: generated classes")
+@Suite("Getting Started: generated classes")
 struct ReadmeGeneratedClassesTests {
-    /// The README's Swift block that starts with `// Employee.swift (generated)`, split at the line
-    /// that starts the app part.
+    /// The Getting Started article's Swift block that starts with `// Employee.swift (generated)`, split at
+    /// the line that starts the app part.
     private func readmeSnippet() throws -> (classPart: [String], appPart: [String]) {
-        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent(
+                "Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/GettingStarted.md"),
+            encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
         let start = try #require(lines.firstIndex(of: "// Employee.swift (generated)"))
         let end = try #require(lines[start...].firstIndex(of: "```"))
