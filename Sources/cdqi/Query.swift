@@ -36,10 +36,11 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("A sort key, KEY or KEY:desc (repeatable; the first is the main key).", valueName: "key[:desc]"))
     var order: [String] = []
 
-    @Option(help: ArgumentHelp("The most rows to print.", valueName: "n"))
+    // .unconditional: "--limit -1" is a value (refused by validate() with a message), not an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most rows to print.", valueName: "n"))
     var limit: Int?
 
-    @Option(help: ArgumentHelp("The number of rows to skip.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The number of rows to skip.", valueName: "n"))
     var offset: Int?
 
     @Option(help: ArgumentHelp("A column: a key path or an aggregate such as max:(salary) (repeatable).", valueName: "keypath"))
@@ -57,6 +58,9 @@ struct Query: ParsableCommand {
     @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
+    @Flag(help: "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows.")
+    var explain = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit \(limit) must be 1 or more.") }
         if let offset, offset < 0 { throw ValidationError("--offset \(offset) must be 0 or more.") }
@@ -73,10 +77,22 @@ struct Query: ParsableCommand {
         query.groupBy = groupBy
         let storeURL = URL(fileURLWithPath: store)
         do {
-            if count {
+            // The predicate language decides comparisons of different kinds (always false), silently:
+            // say so, naming the key and both kinds.
+            for comparison in try query.mixedKindComparisons(model: loadedModel) {
+                StandardError.print("cdqi: warning: \(comparison)")
+            }
+            if explain {
+                StoreCommandSupport.write(try query.explain(model: loadedModel, storeURL: storeURL).description + "\n")
+            } else if count {
                 StoreCommandSupport.write("\(try query.count(model: loadedModel, storeURL: storeURL))\n")
             } else {
-                StoreCommandSupport.write(format.render(try query.run(model: loadedModel, storeURL: storeURL)))
+                let table = try query.run(model: loadedModel, storeURL: storeURL)
+                StoreCommandSupport.write(format.render(table))
+                if table.rows.isEmpty {
+                    // A header alone reads like a failure; JSON and CSV stay machine-readable.
+                    if format == .table { StoreCommandSupport.write("(0 rows)\n") } else { StandardError.print("cdqi: 0 rows") }
+                }
             }
         } catch {
             throw StoreCommandSupport.fail(error.description, usage: error.isUsageError)

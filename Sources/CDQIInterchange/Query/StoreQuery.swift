@@ -139,6 +139,24 @@ public struct StoreQuery: Sendable {
         }
     }
 
+    /// The comparisons of the query's predicate between an attribute and a constant of another kind,
+    /// which the predicate language makes always false (true for `!=`).
+    public func mixedKindComparisons(model: ManagedObjectModel) throws(QueryError) -> [MixedKindComparison] {
+        guard let predicate = try request(model: model).predicate else { return [] }
+        return MixedKindComparison.find(in: predicate, entityName: entityName, model: model)
+    }
+
+    /// How the store runs the query: its SQL, bindings, SQLite's plan and warnings (`cdqi query --explain`).
+    public func explain(model: ManagedObjectModel, storeURL: URL) throws(QueryError) -> FetchExplanation {
+        let request = try request(model: model)
+        let store = try Self.openStore(model: model, url: storeURL)
+        do {
+            return try store.explain(request)
+        } catch {
+            throw Self.classify(error)
+        }
+    }
+
     // MARK: Opening stores without creating them
 
     /// Refuses a missing store file: opening would create one.
