@@ -34,21 +34,44 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
-        let text: String
-        do {
-            text = try StoreExporter(model: loadedModel).exportText(storeURL: URL(fileURLWithPath: store), entity: entity)
-        } catch {
-            if case .unknownEntity = error { throw StoreCommandSupport.fail(error.description, usage: true) }
-            throw StoreCommandSupport.fail(error.description)
+        // The document goes out as it is read (memory stays flat); to a file, through a temporary file
+        // beside it that replaces it only once the export has succeeded.
+        let destination = output.map { URL(fileURLWithPath: $0) }
+        let temporary = destination.map {
+            $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).cdqi-export-\(UUID().uuidString)")
         }
-        guard let output else {
-            StoreCommandSupport.write(text)
-            return
+        let handle: FileHandle
+        if let temporary {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+                  let file = try? FileHandle(forWritingTo: temporary)
+            else { throw StoreCommandSupport.fail("\(output ?? ""): cannot write the document: the folder is not writable") }
+            handle = file
+        } else {
+            handle = FileHandle.standardOutput
         }
+        var buffer = BufferedOutput(handle: handle)
+        let progress = ProgressLine(verb: "exported", noun: "object")
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try StoreExporter(model: loadedModel).export(
+                storeURL: URL(fileURLWithPath: store), entity: entity, progress: progress.update) { try buffer.write($0) }
+            try buffer.flush()
+            progress.finish()
         } catch {
-            throw StoreCommandSupport.fail("\(output): cannot write the document: \(error.localizedDescription)")
+            progress.finish()
+            if let temporary { try? FileManager.default.removeItem(at: temporary) }
+            if let error = error as? InterchangeError {
+                if case .unknownEntity = error { throw StoreCommandSupport.fail(error.description, usage: true) }
+                throw StoreCommandSupport.fail(error.description)
+            }
+            throw StoreCommandSupport.fail("\(output ?? "standard output"): cannot write the document: \(error.localizedDescription)")
+        }
+        guard let temporary, let destination else { return }
+        try? handle.close()
+        // rename(2) replaces the destination in one step, whether or not it exists.
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw StoreCommandSupport.fail("\(destination.path): cannot write the document: \(reason)")
         }
     }
 }

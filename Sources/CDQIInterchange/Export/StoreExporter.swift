@@ -77,6 +77,66 @@ public struct StoreExporter {
         return .object(lists)
     }
 
+    /// Writes the document for the store of `context` piece by piece to `write`, in the text form of
+    /// ``text(of:)``, reading `pageSize` objects at a time in primary-key order and resetting the context
+    /// after each page, so memory stays flat however many objects the store holds. `progress` is told the
+    /// number of objects written so far after each page.
+    public func writeDocument(
+        from context: ManagedObjectContext, entity: String? = nil, pageSize: Int = 1_000,
+        progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
+    ) throws(InterchangeError) {
+        let entities = try entities(for: entity)
+        let exported = Set(entities.map(\.name))
+        let size = max(1, pageSize)
+        var written = 0
+        do {
+            guard !entities.isEmpty else {
+                try write("{}\n")
+                return
+            }
+            try write("{\n")
+            for (position, description) in entities.enumerated() {
+                let attributes = model.allAttributes(of: description).filter {
+                    !$0.isTransient && $0.type != .undefined && $0.type != .composite
+                }
+                let relationships = model.allRelationships(of: description).filter {
+                    !$0.isTransient && covers(exported, $0.destinationEntityName)
+                }
+                try write((position > 0 ? ",\n" : "") + "  " + JSONWriter.quoted(description.name) + ": ")
+                var first = true
+                var offset = 0
+                while true {
+                    // A window orders by primary key: pages follow one another without gaps or repeats.
+                    let request = FetchRequest(
+                        entityName: description.name, fetchLimit: size, fetchOffset: offset, includesSubentities: false)
+                    let page = try context.fetch(request)
+                    for object in page {
+                        var members: [(key: String, value: JSONValue)] = [("_id", .string(ObjectKey.string(for: object.objectID)))]
+                        for attribute in attributes {
+                            members.append((attribute.name, try object.storedValue(forKey: attribute.name).interchangeJSON))
+                        }
+                        for relationship in relationships {
+                            members.append((relationship.name, try relationshipJSON(object, relationship)))
+                        }
+                        try write((first ? "[\n" : ",\n") + "    " + JSONWriter.compact(.object(members)))
+                        first = false
+                    }
+                    written += page.count
+                    offset += page.count
+                    context.reset()
+                    progress?(written)
+                    if page.count < size { break }
+                }
+                try write(first ? "[]" : "\n  ]")
+            }
+            try write("\n}\n")
+        } catch let error as InterchangeError {
+            throw error
+        } catch {
+            throw .store("cannot read the store: \(error)")
+        }
+    }
+
     /// The document as text: one line per object, entity lists indented.
     public static func text(of document: JSONValue) -> String {
         guard case .object(let lists) = document else { return JSONWriter.compact(document) + "\n" }
@@ -118,12 +178,22 @@ public struct StoreExporter {
 extension StoreExporter {
     /// The document text of the store at `storeURL`, which must exist (an export never creates a store).
     public func exportText(storeURL: URL, entity: String? = nil) throws(InterchangeError) -> String {
+        var text = ""
+        try export(storeURL: storeURL, entity: entity) { text += $0 }
+        return text
+    }
+
+    /// Writes the document of the store at `storeURL` piece by piece to `write` (see
+    /// ``writeDocument(from:entity:pageSize:progress:to:)``: memory stays flat).
+    public func export(
+        storeURL: URL, entity: String? = nil, progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
+    ) throws(InterchangeError) {
         let container: PersistentContainer
         do {
             container = try StoreQuery.openContainer(model: model, url: storeURL)
         } catch {
             throw .store(error.description)
         }
-        return Self.text(of: try document(from: container.viewContext, entity: entity))
+        try writeDocument(from: container.viewContext, entity: entity, progress: progress, to: write)
     }
 }

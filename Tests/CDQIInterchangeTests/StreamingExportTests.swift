@@ -1,0 +1,50 @@
+import CDQIInterchange
+import CDQIModel
+import CDQIStore
+import Foundation
+import Testing
+
+/// Export streams: the document goes out page by page in primary-key order, the context is emptied
+/// after each page (memory stays flat), and the text equals the whole document built in memory.
+@Suite struct StreamingExportTests {
+    /// Seven employees in two departments (one with none), and Legal with no one.
+    static let document = """
+        {"Department": [{"_id": "d1", "name": "Sales"}, {"_id": "d2", "name": "Legal"}],
+         "Employee": [
+          {"firstName": "A", "lastName": "One", "salary": 1, "department": "d1"},
+          {"firstName": "B", "lastName": "Two", "salary": 2, "department": "d1"},
+          {"firstName": "C", "lastName": "Three", "salary": 3},
+          {"firstName": "D", "lastName": "Four", "salary": 4, "department": "d1"},
+          {"firstName": "E", "lastName": "Five", "salary": 5},
+          {"firstName": "F", "lastName": "Six", "salary": 6, "department": "d1"},
+          {"firstName": "G", "lastName": "Seven", "salary": 7}]}
+        """
+
+    @Test(arguments: [1, 2, 3, 7, 1_000])
+    func pagesGiveTheWholeDocumentAndEmptyTheContext(pageSize: Int) throws {
+        let model = try InterchangeTestSupport.model("Company")
+        let folder = try InterchangeTestSupport.Folder()
+        let store = folder.file("company.sqlite")
+        try InterchangeTestSupport.importJSON(Self.document, model: model, into: store)
+        let container = try PersistentContainer(model: model, url: store)
+        let context = container.viewContext
+        let exporter = StoreExporter(model: model)
+        let whole = StoreExporter.text(of: try exporter.document(from: context, entity: nil))
+        context.reset()
+
+        var streamed = ""
+        var counts: [Int] = []
+        try exporter.writeDocument(from: context, pageSize: pageSize, progress: { written in
+            counts.append(written)
+            // Each page's objects are gone once it is written.
+            #expect(context.registeredObjects.isEmpty)
+        }, to: { streamed += $0 })
+        #expect(streamed == whole)
+        // 2 departments then 7 employees (no TestEntity): the running totals end at 9.
+        #expect(counts.last == 9)
+        #expect(counts == counts.sorted())
+        // Pages: ⌈2/size⌉ (+1 when full) for departments, likewise for employees, +1 for the empty TestEntity.
+        func pages(_ count: Int) -> Int { count / pageSize + 1 }
+        #expect(counts.count == pages(2) + pages(7) + 1)
+    }
+}
