@@ -49,7 +49,10 @@ struct Import: ParsableCommand {
                 let summary = try importer.check(data)
                 StoreCommandSupport.write("would import \(summary.counted)\n")
             } else {
-                let summary = try importer.importDocument(data, into: URL(fileURLWithPath: store))
+                let progress = ProgressLine(verb: "inserted", noun: "object")
+                defer { progress.finish() }
+                let summary = try importer.importDocument(data, into: URL(fileURLWithPath: store), progress: progress.update)
+                progress.finish()
                 StoreCommandSupport.write("\(summary.description)\n")
             }
         } catch {

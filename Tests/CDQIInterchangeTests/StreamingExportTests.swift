@@ -48,3 +48,17 @@ import Testing
         #expect(counts.count == pages(2) + pages(7) + 1)
     }
 }
+
+/// Import tells its progress every thousand objects inserted.
+@Suite struct ImportProgressTests {
+    @Test func progressEveryThousandObjects() throws {
+        let model = try InterchangeTestSupport.model("Company")
+        let folder = try InterchangeTestSupport.Folder()
+        let departments = (0..<2_500).map { #"{"name": "D\#($0)"}"# }.joined(separator: ", ")
+        var reported: [Int] = []
+        let summary = try StoreImporter(model: model).importDocument(
+            Data(#"{"Department": [\#(departments)]}"#.utf8), into: folder.file("company.sqlite"), progress: { reported.append($0) })
+        #expect(reported == [1_000, 2_000])
+        #expect(summary.description.hasPrefix("imported 2500 objects"))
+    }
+}

@@ -36,13 +36,19 @@ public struct StoreImporter {
     /// has appeared there meanwhile (`link(2)` fails rather than replace one): other processes never
     /// see a half-created store, and of several imports creating one store, the others import into the
     /// winner's. A failed import removes only the file it built; an existing store is never removed.
-    public func importDocument(_ document: Data, into storeURL: URL) throws(InterchangeError) -> ImportSummary {
+    ///
+    /// `progress`, when given, is told how many objects have been inserted so far, every thousand objects
+    /// (before the one save that writes them all).
+    public func importDocument(
+        _ document: Data, into storeURL: URL, progress: ((Int) -> Void)? = nil
+    ) throws(InterchangeError) -> ImportSummary {
         let plan = try plan(document)
-        if !FileManager.default.fileExists(atPath: storeURL.path), try importIntoNewFile(plan, storeURL: storeURL) {
+        if !FileManager.default.fileExists(atPath: storeURL.path),
+           try importIntoNewFile(plan, storeURL: storeURL, progress: progress) {
             return ImportSummary(plan)
         }
         try Self.checkUndamaged(storeURL)
-        try insertAndSave(plan, storeURL: storeURL)
+        try insertAndSave(plan, storeURL: storeURL, progress: progress)
         return ImportSummary(plan)
     }
 
@@ -72,14 +78,14 @@ public struct StoreImporter {
 
     /// Builds the store in a scratch file in the store's folder and links it to `storeURL`; returns
     /// `false` (after removing the scratch file) when a store appeared there meanwhile.
-    private func importIntoNewFile(_ plan: ImportPlan, storeURL: URL) throws(InterchangeError) -> Bool {
+    private func importIntoNewFile(_ plan: ImportPlan, storeURL: URL, progress: ((Int) -> Void)?) throws(InterchangeError) -> Bool {
         let folder = storeURL.deletingLastPathComponent()
         let scratch = folder.appendingPathComponent(".\(storeURL.lastPathComponent).cdqi-import-\(getpid())-\(UUID().uuidString)")
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(scratch.path + suffix) }
         }
         do {
-            try insertAndSave(plan, storeURL: scratch)
+            try insertAndSave(plan, storeURL: scratch, progress: progress)
         } catch .store(let message) {
             // Messages name the file the user gave, not the scratch file.
             throw .store(message.replacingOccurrences(of: scratch.path, with: storeURL.path))
@@ -108,7 +114,7 @@ public struct StoreImporter {
 
     /// Runs in its own scope so that the container (and its connection) is closed when it returns: a
     /// new store is complete in its file before it is linked into place.
-    private func insertAndSave(_ plan: ImportPlan, storeURL: URL) throws(InterchangeError) {
+    private func insertAndSave(_ plan: ImportPlan, storeURL: URL, progress: ((Int) -> Void)?) throws(InterchangeError) {
         let container: PersistentContainer
         do {
             container = try PersistentContainer(model: model, url: storeURL)
@@ -123,6 +129,7 @@ public struct StoreImporter {
                 let managed = try context.insertNewObject(forEntityName: object.entity)
                 for (key, value) in object.attributes { try managed.setStoredValue(value, forKey: key) }
                 inserted.append(managed)
+                if inserted.count % 1_000 == 0 { progress?(inserted.count) }
             }
             for (index, object) in plan.objects.enumerated() {
                 let managed = inserted[index]
