@@ -1,0 +1,41 @@
+import CDQIModel
+import Foundation
+
+extension PersistentContainer {
+    /// Opens the store at `url` with the version of the bundle that wrote it, or creates a new store of
+    /// the bundle's current version when the file is missing or empty.
+    ///
+    /// ```swift
+    /// let bundle = try LoadedBundle(url: URL(fileURLWithPath: "Library.xcdatamodeld"))
+    /// let container = try PersistentContainer(bundle: bundle, url: storeURL)
+    /// container.coordinator.model.versionName   // "Library" for a store version 1 wrote
+    /// ```
+    /// - Throws: ``MigrationError/noMatchingVersion(store:bundle:nearest:differences:)`` when no version
+    ///   matches the store's version hashes, ``MigrationError/store(_:)`` when it cannot be opened.
+    public convenience init(bundle: LoadedBundle, url: URL) throws(MigrationError) {
+        let model = try Self.model(in: bundle, forStoreAt: url)
+        do {
+            try self.init(model: model, url: url)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The version of `bundle` to open the store at `url` with: the one that wrote it, or the current
+    /// version for a store yet to be created.
+    static func model(in bundle: LoadedBundle, forStoreAt url: URL) throws(MigrationError) -> ManagedObjectModel {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return bundle.current.model }
+        let metadata: StoreMetadata
+        do {
+            metadata = try StoreMetadata.read(from: url)
+        } catch {
+            throw .store(error)
+        }
+        if let found = bundle.version(matching: metadata) { return found.model }
+        let nearest = bundle.nearestVersion(to: metadata)
+        throw .noMatchingVersion(
+            store: url.path, bundle: bundle.url.lastPathComponent,
+            nearest: nearest.version.model.versionName, differences: nearest.differences)
+    }
+}
