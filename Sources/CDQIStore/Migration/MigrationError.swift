@@ -11,13 +11,19 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No version of the bundle has the store's entity version hashes (and the store carries no
     /// usable model); `nearest` is the version that differs least, with its differences.
     case noMatchingVersion(store: String, bundle: String, nearest: String?, differences: [String])
+    /// The store carries no model (`Z_MODELCACHE` missing, empty or NULL: stores of framework ≤ 519).
+    case noModelCache(store: String)
+    /// The store's cached model could not be decoded.
+    case unreadableModelCache(store: String, ModelCacheError)
+    /// The store's cached model does not have the entity version hashes of its metadata.
+    case modelCacheMismatch(store: String, differences: [String])
 
     /// Apple's `NSCocoaErrorDomain` code for the problem.
     public var code: Int {
         switch self {
         case .store: return 134_180
         case .model: return 134_130
-        case .noMatchingVersion: return 134_130
+        case .noMatchingVersion, .noModelCache, .unreadableModelCache, .modelCacheMismatch: return 134_130
         }
     }
 
@@ -34,6 +40,13 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
                 text += "; the nearest is '\(nearest)':\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
             }
             return text
+        case .noModelCache(let store):
+            return "\(store): the store carries no model (no Z_MODELCACHE content); give its model"
+        case .unreadableModelCache(let store, let error):
+            return "\(store): \(error)"
+        case .modelCacheMismatch(let store, let differences):
+            return "\(store): the store's cached model does not match its metadata:\n"
+                + differences.map { "  - \($0)" }.joined(separator: "\n")
         }
     }
 }

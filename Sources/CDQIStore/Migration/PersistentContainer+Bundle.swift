@@ -2,7 +2,8 @@ import CDQIModel
 import Foundation
 
 extension PersistentContainer {
-    /// Opens the store at `url` with the version of the bundle that wrote it, or creates a new store of
+    /// Opens the store at `url` with the version of the bundle that wrote it (or, when the bundle no longer
+    /// has it, the model the store carries in `Z_MODELCACHE`), or creates a new store of
     /// the bundle's current version when the file is missing or empty.
     ///
     /// ```swift
@@ -33,6 +34,8 @@ extension PersistentContainer {
             throw .store(error)
         }
         if let found = bundle.version(matching: metadata) { return found.model }
+        // The bundle no longer has the store's version: the model the store carries, when it has one.
+        if let cached = try? ManagedObjectModel(storeModelCacheAt: url) { return cached }
         let nearest = bundle.nearestVersion(to: metadata)
         throw .noMatchingVersion(
             store: url.path, bundle: bundle.url.lastPathComponent,
