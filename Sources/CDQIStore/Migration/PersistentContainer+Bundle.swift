@@ -11,9 +11,15 @@ extension PersistentContainer {
     /// let container = try PersistentContainer(bundle: bundle, url: storeURL)
     /// container.coordinator.model.versionName   // "Library" for a store version 1 wrote
     /// ```
+    ///
+    /// With `migrate`, a store of an older version is first migrated to the current version by
+    /// lightweight migration (``LoadedBundle/migrateStore(at:to:progress:)``), as Core Data's
+    /// `NSPersistentContainer` does by default.
     /// - Throws: ``MigrationError/noMatchingVersion(store:bundle:nearest:differences:)`` when no version
-    ///   matches the store's version hashes, ``MigrationError/store(_:)`` when it cannot be opened.
-    public convenience init(bundle: LoadedBundle, url: URL) throws(MigrationError) {
+    ///   matches the store's version hashes, ``MigrationError/store(_:)`` when it cannot be opened, and the
+    ///   migration's errors.
+    public convenience init(bundle: LoadedBundle, url: URL, migrate: Bool = false) throws(MigrationError) {
+        if migrate, Self.hasContent(url) { try bundle.migrateStore(at: url) }
         let model = try Self.model(in: bundle, forStoreAt: url)
         do {
             try self.init(model: model, url: url)
@@ -24,9 +30,12 @@ extension PersistentContainer {
 
     /// The version of `bundle` to open the store at `url` with: the one that wrote it, or the current
     /// version for a store yet to be created.
+    static func hasContent(_ url: URL) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0) > 0
+    }
+
     static func model(in bundle: LoadedBundle, forStoreAt url: URL) throws(MigrationError) -> ManagedObjectModel {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return bundle.current.model }
+        guard hasContent(url) else { return bundle.current.model }
         let metadata: StoreMetadata
         do {
             metadata = try StoreMetadata.read(from: url)
