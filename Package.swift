@@ -60,6 +60,7 @@ let package = Package(
                 "CDQIInterchange",
                 "CDQILint",
                 "CDQIModel",
+                "CDQIStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,7 +15,7 @@ struct CDQI: ParsableCommand {
             entity beside it.
             """,
         version: cdqiVersion,
-        subcommands: [Generate.self, Query.self, Import.self, Export.self, Lint.self],
+        subcommands: [Generate.self, Query.self, Import.self, Export.self, Lint.self, Migrate.self, Inspect.self],
         defaultSubcommand: Generate.self
     )
 }
