@@ -50,8 +50,16 @@ struct Migrate: ParsableCommand {
             return
         }
         var text = "migrate \(store)\n  from: " + (plan.sourceVersion.map { "'\($0)'" } ?? "the model the store carries (Z_MODELCACHE)")
-        text += "\n  to:   '\(target)'\n\(plan.changes.count) change(s):\n"
-        text += plan.changes.map { "  - \($0)\n" }.joined()
+        text += "\n  to:   '\(target)'\n"
+        if plan.steps.count > 1 {
+            text += "\(plan.steps.count) steps (progressive: the direct migration cannot be inferred):\n"
+            for step in plan.steps {
+                text += "  '\(step.sourceVersion ?? "")' → '\(step.destinationVersion ?? "")', \(step.changes.count) change(s):\n"
+                text += step.changes.map { "    - \($0)\n" }.joined()
+            }
+        } else {
+            text += "\(plan.changes.count) change(s):\n" + plan.changes.map { "  - \($0)\n" }.joined()
+        }
         StoreCommandSupport.write(text)
         if !plan.refusals.isEmpty {
             throw StoreCommandSupport.fail(
@@ -64,7 +72,7 @@ struct Migrate: ParsableCommand {
         let showsProgress = isatty(STDERR_FILENO) == 1
         let report: MigrationReport
         do {
-            report = try StoreMigration.migrateStore(at: url, from: plan.source, to: plan.destination) { done, total in
+            report = try bundle.migrateStore(at: url, to: to) { done, total in
                 if showsProgress { FileHandle.standardError.write(Data("\rmigrating: \(done)/\(total)".utf8)) }
             }
         } catch {

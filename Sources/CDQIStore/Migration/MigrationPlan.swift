@@ -14,11 +14,31 @@ public struct MigrationPlan: Sendable {
     public var destination: ManagedObjectModel
     /// Whether the store already matches the destination (nothing to do).
     public var isAlreadyCompatible: Bool
-    /// Every change, in the model's terms; empty when already compatible.
+    /// Every change from the source straight to the destination, in the model's terms; empty when already
+    /// compatible.
     public var changes: [ModelChange]
+    /// The migrations to run, in order: one straight to the destination when every change can be inferred
+    /// (as Core Data does), otherwise one per consecutive version of the bundle when each of those can
+    /// (progressive migration); empty when refused or already compatible.
+    public var steps: [MigrationStep]
 
-    /// The changes a lightweight migration cannot carry out.
-    public var refusals: [ModelChange] { changes.filter { !$0.isInferred } }
+    /// The changes that stop the migration: empty when ``steps`` can run; otherwise the direct migration's
+    /// refused changes (no path through the intermediate versions could be inferred either).
+    public var refusals: [ModelChange]
+}
+
+/// One lightweight migration between two versions of a bundle.
+public struct MigrationStep: Sendable {
+    /// The version migrated from (`nil` for the store's cached model).
+    public var sourceVersion: String?
+    /// The version migrated to.
+    public var destinationVersion: String?
+    /// The source model.
+    public var source: ManagedObjectModel
+    /// The destination model.
+    public var destination: ManagedObjectModel
+    /// The step's changes.
+    public var changes: [ModelChange]
 }
 
 extension LoadedBundle {
@@ -46,7 +66,7 @@ extension LoadedBundle {
         if metadata.isCompatible(with: target.model) {
             return MigrationPlan(
                 sourceVersion: target.model.versionName, destinationVersion: target.model.versionName, source: target.model,
-                destination: target.model, isAlreadyCompatible: true, changes: [])
+                destination: target.model, isAlreadyCompatible: true, changes: [], steps: [], refusals: [])
         } else if let found = version(matching: metadata) {
             let order = versions.map(\.model.versionName)
             if let from = order.firstIndex(of: found.model.versionName), let to = order.firstIndex(of: target.model.versionName),
@@ -66,19 +86,66 @@ extension LoadedBundle {
                 store: url.path, bundle: self.url.lastPathComponent, nearest: nearest.version.model.versionName,
                 differences: nearest.differences)
         }
-        return MigrationPlan(
+        let direct = ModelDiff(from: source, to: target.model)
+        var plan = MigrationPlan(
             sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
-            destination: target.model, isAlreadyCompatible: false, changes: ModelDiff(from: source, to: target.model).changes)
+            destination: target.model, isAlreadyCompatible: false, changes: direct.changes, steps: [],
+            refusals: direct.refusals)
+        if direct.refusals.isEmpty {
+            plan.steps = [MigrationStep(
+                sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
+                destination: target.model, changes: direct.changes)]
+        } else if let progressive = progressiveSteps(from: sourceName, to: target) {
+            plan.steps = progressive
+            plan.refusals = []
+        }
+        return plan
+    }
+
+    /// One step per consecutive pair of versions from `sourceName` to `target`, or `nil` when a step cannot
+    /// be inferred (or the source is not a version of the bundle).
+    private func progressiveSteps(from sourceName: String?, to target: LoadedModel) -> [MigrationStep]? {
+        let names = versions.map(\.model.versionName)
+        guard let sourceName, let from = names.firstIndex(of: sourceName),
+            let to = names.firstIndex(of: target.model.versionName), to > from + 1
+        else { return nil }
+        var steps: [MigrationStep] = []
+        for index in from..<to {
+            let (before, after) = (versions[index].model, versions[index + 1].model)
+            // Versions with the same hashes (a transient-only change) need no step.
+            if ModelVersionHashes(model: before).entityHashes == ModelVersionHashes(model: after).entityHashes { continue }
+            let diff = ModelDiff(from: steps.last?.destination ?? before, to: after)
+            guard diff.refusals.isEmpty else { return nil }
+            steps.append(MigrationStep(
+                sourceVersion: steps.last?.destinationVersion ?? before.versionName, destinationVersion: after.versionName,
+                source: steps.last?.destination ?? before, destination: after, changes: diff.changes))
+        }
+        return steps
     }
 
     /// Migrates the store at `url` to the version named `versionName` (the current one when `nil`) by
-    /// lightweight migration (``StoreMigration``); refuses, writing nothing, when a change needs a mapping model.
+    /// lightweight migration (``StoreMigration``): straight to it when every change can be inferred, else
+    /// through each intermediate version in turn (progressive migration). Refuses, writing nothing, when
+    /// no such path exists. Each step is atomic; a multi-step run interrupted between steps leaves a
+    /// complete store of an intermediate version, which the next run migrates on from.
     @discardableResult
     public func migrateStore(
         at url: URL, to versionName: String? = nil, progress: ((_ completed: Int, _ total: Int) -> Void)? = nil
     ) throws(MigrationError) -> MigrationReport {
         let plan = try migrationPlan(forStoreAt: url, to: versionName)
         if plan.isAlreadyCompatible { return MigrationReport(changes: [], wasAlreadyCompatible: true, objectCount: 0) }
-        return try StoreMigration.migrateStore(at: url, from: plan.source, to: plan.destination, progress: progress)
+        guard plan.refusals.isEmpty else {
+            throw .notInferable(
+                from: plan.sourceVersion ?? "the store's model", to: plan.destinationVersion ?? "", changes: plan.refusals)
+        }
+        var report = MigrationReport(changes: [], wasAlreadyCompatible: false, objectCount: 0)
+        for (index, step) in plan.steps.enumerated() {
+            let done = try StoreMigration.migrateStore(at: url, from: step.source, to: step.destination) { completed, total in
+                progress?(index * total + completed, plan.steps.count * total)
+            }
+            report.changes += done.changes
+            report.objectCount = done.objectCount
+        }
+        return report
     }
 }
