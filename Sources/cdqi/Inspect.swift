@@ -81,7 +81,7 @@ struct Inspect: ParsableCommand {
     /// Each entity's own objects (sub-entities' not included), read-only.
     static func rowCounts(_ url: URL, model: ManagedObjectModel) throws -> [(String, Int)] {
         let schema = StoreSchema(model: model)
-        let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+        let connection = try SQLiteConnection.openForReading(path: url.path)
         var counts: [(String, Int)] = []
         for entity in schema.entities.sorted(by: { $0.name < $1.name }) {
             let statement = try connection.prepareUncached("SELECT COUNT(*) FROM \(entity.tableName) WHERE Z_ENT = ?")

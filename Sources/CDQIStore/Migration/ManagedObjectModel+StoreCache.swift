@@ -40,7 +40,7 @@ extension ManagedObjectModel {
     /// The `Z_MODELCACHE` blob; `nil` when there is no table, no row, or NULL.
     static func modelCacheBlob(at url: URL) throws(MigrationError) -> [UInt8]? {
         do {
-            let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+            let connection = try SQLiteConnection.openForReading(path: url.path)
             let table = try connection.prepareUncached(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")
             guard try table.step(), table.int64(0) == 1 else { return nil }

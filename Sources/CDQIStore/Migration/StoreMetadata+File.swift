@@ -13,7 +13,7 @@ extension StoreMetadata {
             throw .notACoreDataStore(path: path, reason: "no such file")
         }
         do {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            let connection = try SQLiteConnection.openForReading(path: path)
             let tables = try connection.prepareUncached(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
             guard try tables.step(), tables.int64(0) == 1 else {
