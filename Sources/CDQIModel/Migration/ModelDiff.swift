@@ -234,9 +234,11 @@ public struct ModelDiff: Sendable {
                 support: .notImplemented("pairing a relationship with another inverse")))
         }
         if before.isToMany != after.isToMany {
+            // Links move between a foreign key and a join table; both ends must know their inverse.
+            let paired = before.inverseName != nil && after.inverseName != nil
             changes.append(ModelChange(
                 entity: entity, property: name, kind: .cardinalityChanged(toMany: after.isToMany),
-                support: .notImplemented("moving links between a foreign key and a join table")))
+                support: paired ? .inferred : .notImplemented("a relationship without an inverse changing cardinality")))
         }
         if before.isOrdered != after.isOrdered {
             changes.append(ModelChange(entity: entity, property: name, kind: .orderingChanged(ordered: after.isOrdered)))

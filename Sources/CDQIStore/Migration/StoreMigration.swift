@@ -274,14 +274,22 @@ private struct Copier {
         }
         for relationship in diff.destination.allRelationships(of: entity) where !relationship.isTransient && !relationship.isToMany {
             guard let targetColumns = target.columns[relationship.name], let value = targetColumns.value,
-                let oldName = matches[relationship.name], let oldColumns = origin.columns[oldName],
-                let oldValue = try sourceColumn(oldColumns.value)
+                let oldName = matches[relationship.name], let oldColumns = origin.columns[oldName]
             else { continue }
+            let oldValue: String
+            if let column = try sourceColumn(oldColumns.value) {
+                oldValue = column
+            } else if let link = try formerToManyLink(sourceName, oldName, connection) {
+                // Was to-many (many-to-many): keep one linked object, the first created.
+                oldValue = "(SELECT MIN(j.\(link.other)) FROM main.\(link.table) AS j WHERE j.\(link.own) = s.Z_PK)"
+            } else {
+                continue
+            }
             columns.append(value)
             expressions.append(oldValue)
             if let entityColumn = targetColumns.entity {
                 columns.append(entityColumn)
-                if let oldEntity = try sourceColumn(oldColumns.entity) {
+                if let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue) {
                     expressions.append("CASE \(oldEntity) " + numbers.map { _ in "WHEN ? THEN ?" }.joined(separator: " ") + " ELSE NULL END")
                     for pair in numbers {
                         values.append(.integer(Int64(pair.source)))
@@ -308,13 +316,38 @@ private struct Copier {
         return connection.changes
     }
 
+    /// The join table a source to-many relationship was stored in: its name, the column of this side's
+    /// objects and the column of the other side's.
+    private func formerToManyLink(
+        _ entityName: String, _ relationshipName: String, _ connection: SQLiteConnection
+    ) throws -> (table: String, own: String, other: String)? {
+        guard let origin = sourceSchema.entity(named: entityName), let tableName = origin.columns[relationshipName]?.joinTable,
+            let old = sourceSchema.joinTables.first(where: { $0.name == tableName })
+        else { return nil }
+        let lineage = Set([entityName] + (diff.source.entity(named: entityName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
+        let sameSide = old.relationship == relationshipName && lineage.contains(old.sourceEntity)
+        return (old.name, sameSide ? old.sourceColumn : old.destinationColumn, sameSide ? old.destinationColumn : old.sourceColumn)
+    }
+
+    /// The destination entity number of the object a to-one now points at, read from its source row.
+    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String) throws -> String? {
+        guard let sourceDestination = diff.entityMatches[relationship.destinationEntityName],
+            let table = sourceSchema.entity(named: sourceDestination)?.tableName
+        else { return nil }
+        return "(SELECT o.Z_ENT FROM main.\(table) AS o WHERE o.Z_PK = \(value))"
+    }
+
     private func copyJoinTable(_ join: JoinTable, _ connection: SQLiteConnection) throws {
         guard let sourceName = diff.entityMatches[join.sourceEntity],
             let oldName = diff.propertyMatches[join.sourceEntity]?[join.relationship],
-            let origin = sourceSchema.entity(named: sourceName),
-            let oldTableName = origin.columns[oldName]?.joinTable,
-            let old = sourceSchema.joinTables.first(where: { $0.name == oldTableName })
+            let origin = sourceSchema.entity(named: sourceName)
         else { return }
+        guard let oldTableName = origin.columns[oldName]?.joinTable,
+            let old = sourceSchema.joinTables.first(where: { $0.name == oldTableName })
+        else {
+            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, connection)
+            return
+        }
         let lineage = Set([sourceName] + (diff.source.entity(named: sourceName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
         let sameSide = old.relationship == oldName && lineage.contains(old.sourceEntity)
         let first = sameSide ? old.sourceColumn : old.destinationColumn
@@ -327,6 +360,35 @@ private struct Copier {
         }
         try connection.execute(
             "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)")
+    }
+
+    /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
+    private func fillJoinTableFromForeignKey(
+        _ join: JoinTable, sourceName: String, oldName: String, _ connection: SQLiteConnection
+    ) throws {
+        guard let entity = diff.source.entity(named: sourceName),
+            let relationship = diff.source.allRelationships(of: entity).first(where: { $0.name == oldName }),
+            let origin = sourceSchema.entity(named: sourceName)
+        else { return }
+        // Pairs (object of the join's naming side, object of the other side), and the order of the link.
+        let select: String
+        if !relationship.isToMany, let column = origin.columns[oldName]?.value {
+            let order = origin.columns[oldName]?.order ?? "Z_PK"
+            select = "SELECT Z_PK AS a, \(column) AS b, \(order) AS c FROM main.\(origin.tableName) WHERE \(column) IS NOT NULL"
+        } else if let inverseName = relationship.inverseName,
+            let other = sourceSchema.entity(named: relationship.destinationEntityName),
+            let column = other.columns[inverseName]?.value
+        {
+            let order = other.columns[inverseName]?.order ?? "Z_PK"
+            select = "SELECT \(column) AS a, Z_PK AS b, \(order) AS c FROM main.\(other.tableName) WHERE \(column) IS NOT NULL"
+        } else {
+            return
+        }
+        var columns = [join.sourceColumn, join.destinationColumn]
+        if let order = join.orderColumn { columns.append(order) }
+        try connection.execute(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT "
+                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))")
     }
 
     /// `Z_MAX` of every matched entity, at least the largest `Z_PK` of its table for a root.
