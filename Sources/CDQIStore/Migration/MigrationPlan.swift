@@ -67,7 +67,7 @@ extension LoadedBundle {
             return MigrationPlan(
                 sourceVersion: target.model.versionName, destinationVersion: target.model.versionName, source: target.model,
                 destination: target.model, isAlreadyCompatible: true, changes: [], steps: [], refusals: [])
-        } else if let found = version(matching: metadata) {
+        } else if let found = sourceVersion(matching: metadata, before: target) {
             let order = versions.map(\.model.versionName)
             if let from = order.firstIndex(of: found.model.versionName), let to = order.firstIndex(of: target.model.versionName),
                 from > to
@@ -100,6 +100,15 @@ extension LoadedBundle {
             plan.refusals = []
         }
         return plan
+    }
+
+    /// The version that wrote the store: of several versions with its hashes, the newest one not after
+    /// `target` (versions differing only outside the hashes are interchangeable sources).
+    private func sourceVersion(matching metadata: StoreMetadata, before target: LoadedModel) -> LoadedModel? {
+        let matches = versions(matching: metadata)
+        let order = versions.map(\.model.versionName)
+        let limit = order.firstIndex(of: target.model.versionName) ?? order.count
+        return matches.last { (order.firstIndex(of: $0.model.versionName) ?? 0) <= limit } ?? matches.last
     }
 
     /// One step per consecutive pair of versions from `sourceName` to `target`, or `nil` when a step cannot
