@@ -32,6 +32,7 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -39,7 +40,7 @@ let package = Package(
         ),
 
         // The managed object model and the .xcdatamodeld loader.
-        .target(name: "CDQIModel", dependencies: ["CLibXML2"]),
+        .target(name: "CDQIModel", dependencies: ["CLibXML2", "CZlib"]),
         // The predicate/expression AST, the format-string parser and printer, the in-memory evaluator.
         .target(name: "CDQIPredicate"),
         // SQLite access, Core Data's store layout, and (to come) objects, contexts and the SQL compiler.
@@ -63,6 +64,7 @@ let package = Package(
                 "CDQIInterchange",
                 "CDQILint",
                 "CDQIModel",
+                "CDQIStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

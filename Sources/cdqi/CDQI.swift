@@ -3,7 +3,7 @@ import ArgumentParser
 /// The `cdqi` command: generates CoreDataQueryInterface code from Core Data models.
 ///
 /// `generate` is the default subcommand, so `cdqi Company` is `cdqi generate Company`. The store
-/// commands `query`, `import`, `export` and `check`, and `lint`, sit beside it.
+/// commands `query`, `import`, `export`, `check`, `migrate` and `inspect`, and `lint`, sit beside it.
 @main
 struct CDQI: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct CDQI: ParsableCommand {
             entity beside it.
             """,
         version: cdqiVersion,
-        subcommands: [Generate.self, Query.self, Import.self, Export.self, Check.self, Lint.self],
+        subcommands: [Generate.self, Query.self, Import.self, Export.self, Check.self, Migrate.self, Inspect.self, Lint.self],
         defaultSubcommand: Generate.self
     )
 }

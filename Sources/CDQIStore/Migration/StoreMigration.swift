@@ -1,0 +1,484 @@
+import CDQIModel
+import CDQIPredicate
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a migration did.
+public struct MigrationReport: Sendable {
+    /// The changes carried out (empty when the store was already compatible).
+    public var changes: [ModelChange]
+    /// Whether the store already matched the destination, so that nothing was written.
+    public var wasAlreadyCompatible: Bool
+    /// The objects copied into the migrated store.
+    public var objectCount: Int
+}
+
+/// Lightweight migration of a SQLite store from one model version to the next (reference
+/// `coredata-migration.md` §3.2).
+///
+/// The plan comes first: the ``ModelDiff`` of the two models; when a change cannot be inferred, the
+/// migration is refused naming every such change, and nothing is opened for writing. Then a fresh store
+/// of the destination model is built beside the original (`<store>.cdqi-migrating`), so its tables,
+/// indexes, entity numbers and `Z_PRIMARYKEY` rows are exactly a fresh store's; every surviving object is
+/// copied into it by SQL in one transaction (same `Z_PK`, `Z_OPT` and store UUID, renamed properties
+/// followed, defaults filled in, entity numbers renumbered), `Z_MAX` and the metadata (destination
+/// hashes, the source's other keys) are carried over, and the new file is synced and renamed over the
+/// original. Until that rename the original is only checkpointed (its WAL folded in, journal mode set
+/// to DELETE, which also proves no other connection has it open), so a failure leaves its content as it
+/// was.
+public enum StoreMigration {
+    /// Migrates the store at `url`, written by `source`, to `destination`.
+    ///
+    /// - Parameter progress: called after each destination entity and join table is copied, with the
+    ///   number done and the total.
+    /// - Throws: ``MigrationError`` naming the problem; the original store is then unchanged.
+    @discardableResult
+    public static func migrateStore(
+        at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+        progress: ((_ completed: Int, _ total: Int) -> Void)? = nil
+    ) throws(MigrationError) -> MigrationReport {
+        let path = url.path
+        let metadata: StoreMetadata
+        do { metadata = try StoreMetadata.read(from: url) } catch { throw .store(error) }
+        if metadata.isCompatible(with: destination) {
+            return MigrationReport(changes: [], wasAlreadyCompatible: true, objectCount: 0)
+        }
+        let differences = metadata.incompatibilities(with: source)
+        guard differences.isEmpty else { throw .sourceMismatch(store: path, differences: differences) }
+        let diff = ModelDiff(from: source, to: destination)
+        guard diff.refusals.isEmpty else {
+            throw .notInferable(
+                from: source.versionName ?? "the store's model", to: destination.versionName ?? "the new model",
+                changes: diff.refusals)
+        }
+        var copier = Copier(diff: diff, path: path)
+        let count = try copier.run(url: url, progress: progress)
+        return MigrationReport(changes: diff.changes, wasAlreadyCompatible: false, objectCount: count)
+    }
+
+    /// The suffix of the store being built beside the original.
+    static let temporarySuffix = ".cdqi-migrating"
+}
+
+/// Builds the destination store beside the original and copies the objects into it.
+private struct Copier {
+    let diff: ModelDiff
+    let path: String
+    let sourceSchema: StoreSchema
+    let destinationSchema: StoreSchema
+    /// Source entity number → destination entity number, for every matched entity.
+    let numbers: [(source: Int, destination: Int)]
+
+    init(diff: ModelDiff, path: String) {
+        self.diff = diff
+        self.path = path
+        sourceSchema = StoreSchema(model: diff.source)
+        destinationSchema = StoreSchema(model: diff.destination)
+        var numbers: [(Int, Int)] = []
+        for (target, original) in diff.entityMatches.sorted(by: { $0.key < $1.key }) {
+            if let from = sourceSchema.entity(named: original)?.number, let to = destinationSchema.entity(named: target)?.number {
+                numbers.append((from, to))
+            }
+        }
+        self.numbers = numbers
+    }
+
+    mutating func run(url: URL, progress: ((Int, Int) -> Void)?) throws(MigrationError) -> Int {
+        let temporary = URL(fileURLWithPath: path + StoreMigration.temporarySuffix)
+        removeTemporary(temporary)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 200)
+        } catch {
+            throw .sqlite(store: path, error)
+        }
+        let originalMode = (try? scalarText(connection, "PRAGMA journal_mode")) ?? "wal"
+        var switchedMode = false
+        do {
+            // Fold the WAL into the file and leave WAL mode: impossible while another connection has the
+            // store open, which is how such a store is refused.
+            let checkpoint = try connection.prepareUncached("PRAGMA wal_checkpoint(TRUNCATE)")
+            if try checkpoint.step(), checkpoint.int64(0) != 0 { throw MigrationError.storeBusy(store: path) }
+            checkpoint.reset()
+            let mode = try scalarText(connection, "PRAGMA journal_mode = DELETE")
+            guard mode.lowercased() == "delete" else { throw MigrationError.storeBusy(store: path) }
+            switchedMode = originalMode.lowercased() != "delete"
+            do {
+                _ = try SQLiteStore(model: diff.destination, url: temporary)
+            } catch {
+                throw MigrationError.store(error)
+            }
+            let attach = try connection.prepareUncached("ATTACH DATABASE ? AS target")
+            try attach.bind(temporary.path, at: 1)
+            try attach.run()
+            let count: Int
+            do {
+                count = try connection.exclusiveTransaction { () throws -> Int in
+                    try checkRequiredValues(connection)
+                    return try copy(connection, progress: progress)
+                }
+            } catch {
+                try? connection.execute("DETACH DATABASE target")
+                throw error
+            }
+            try connection.execute("DETACH DATABASE target")
+            // Hold the original against other writers while the new file replaces it.
+            try connection.execute("BEGIN EXCLUSIVE")
+            defer { try? connection.execute("ROLLBACK") }
+            try sync(temporary)
+            guard rename(temporary.path, path) == 0 else {
+                throw MigrationError.fileSystem(store: path, reason: "cannot rename the migrated store over the original: \(String(cString: strerror(errno)))")
+            }
+            syncDirectory(of: url)
+            return count
+        } catch {
+            removeTemporary(temporary)
+            if switchedMode { _ = try? scalarText(connection, "PRAGMA journal_mode = \(originalMode.lowercased() == "wal" ? "WAL" : "DELETE")") }
+            throw Self.migrationError(error, path: path)
+        }
+    }
+
+    static func migrationError(_ error: any Error, path: String) -> MigrationError {
+        if let error = error as? MigrationError { return error }
+        if let error = error as? SQLiteError {
+            if error.code == 5 || error.code == 6 { return .storeBusy(store: path) }  // SQLITE_BUSY, SQLITE_LOCKED
+            if error.code == 19 { return .constraintViolation(store: path, reason: error.message) }
+            return .sqlite(store: path, error)
+        }
+        if let error = error as? StoreError { return .store(error) }
+        return .fileSystem(store: path, reason: "\(error)")
+    }
+
+    // MARK: Checks
+
+    /// Objects lacking a value the destination requires without a default (Core Data's 134110).
+    private func checkRequiredValues(_ connection: SQLiteConnection) throws {
+        var problems: [String] = []
+        for entity in diff.destination.entities {
+            guard let sourceName = diff.entityMatches[entity.name], let target = destinationSchema.entity(named: entity.name),
+                let origin = sourceSchema.entity(named: sourceName)
+            else { continue }
+            let matches = diff.propertyMatches[entity.name] ?? [:]
+            var checks: [(property: String, column: String?)] = []
+            for attribute in diff.destination.allAttributes(of: entity) where !attribute.isTransient && !attribute.isOptional {
+                guard ValueConversion.defaultValue(of: attribute) == .null else { continue }
+                if let old = matches[attribute.name] {
+                    if diff.source.allAttributes(of: diff.source.entity(named: sourceName) ?? entity).first(where: { $0.name == old })?.isOptional == true {
+                        checks.append((attribute.name, origin.columns[old]?.value))
+                    }
+                } else {
+                    checks.append((attribute.name, nil))
+                }
+            }
+            for relationship in diff.destination.allRelationships(of: entity)
+            where !relationship.isTransient && !relationship.isOptional && !relationship.isToMany {
+                if let old = matches[relationship.name] {
+                    let wasOptional = diff.source.allRelationships(of: diff.source.entity(named: sourceName) ?? entity)
+                        .first(where: { $0.name == old })?.isOptional == true
+                    if wasOptional { checks.append((relationship.name, origin.columns[old]?.value)) }
+                } else {
+                    checks.append((relationship.name, nil))
+                }
+            }
+            _ = target
+            for check in checks {
+                var sql = "SELECT COUNT(*) FROM main.\(origin.tableName) WHERE Z_ENT = ?"
+                if let column = check.column { sql += " AND \(column) IS NULL" }
+                let statement = try connection.prepareUncached(sql)
+                try statement.bind(Int64(origin.number), at: 1)
+                if try statement.step(), statement.int64(0) > 0 {
+                    problems.append("\(statement.int64(0)) \(entity.name) object(s) have no value for required \(check.property), which has no default")
+                }
+            }
+        }
+        if !problems.isEmpty { throw MigrationError.missingValues(store: path, problems: problems) }
+    }
+
+    // MARK: Copying
+
+    private func copy(_ connection: SQLiteConnection, progress: ((Int, Int) -> Void)?) throws -> Int {
+        let entities = diff.destination.entities.filter { diff.entityMatches[$0.name] != nil }
+        let total = entities.count + destinationSchema.joinTables.count
+        var done = 0
+        var copied = 0
+        for entity in entities {
+            copied += try copyRows(of: entity, connection)
+            done += 1
+            progress?(done, total)
+        }
+        for join in destinationSchema.joinTables {
+            try copyJoinTable(join, connection)
+            done += 1
+            progress?(done, total)
+        }
+        try carryPrimaryKeys(connection)
+        try writeMetadata(connection)
+        return copied
+    }
+
+    private func sourceColumns(_ table: String, _ connection: SQLiteConnection) throws -> Set<String> {
+        let info = try connection.prepareUncached("SELECT name FROM main.pragma_table_info(?)")
+        try info.bind(table, at: 1)
+        var names: Set<String> = []
+        while try info.step() { names.insert(info.string(0)) }
+        return names
+    }
+
+    private func copyRows(of entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int {
+        guard let sourceName = diff.entityMatches[entity.name], let original = diff.source.entity(named: sourceName),
+            let target = destinationSchema.entity(named: entity.name), let origin = sourceSchema.entity(named: sourceName)
+        else { return 0 }
+        let available = try sourceColumns(origin.tableName, connection)
+        let matches = diff.propertyMatches[entity.name] ?? [:]
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var expressions = ["s.Z_PK", "?", "s.Z_OPT"]
+        var values: [StoredValue] = [.integer(Int64(target.number))]
+        func sourceColumn(_ name: String?) throws -> String? {
+            guard let name else { return nil }
+            guard available.contains(name) else {
+                throw MigrationError.sourceMismatch(store: path, differences: ["table \(origin.tableName) has no column \(name)"])
+            }
+            return "s.\(name)"
+        }
+        for attribute in diff.destination.allAttributes(of: entity) where !attribute.isTransient {
+            guard let column = target.columns[attribute.name]?.value else { continue }
+            let fallback = ValueConversion.defaultValue(of: attribute)
+            let old = try matches[attribute.name].flatMap { name throws in try sourceColumn(origin.columns[name]?.value) }
+            switch (old, fallback) {
+            case (let old?, .null):
+                columns.append(column)
+                expressions.append(old)
+            case (let old?, _):
+                let wasOptional = matches[attribute.name].flatMap { name in
+                    diff.source.allAttributes(of: original).first { $0.name == name }?.isOptional
+                } ?? true
+                columns.append(column)
+                if !attribute.isOptional && wasOptional {
+                    expressions.append("COALESCE(\(old), ?)")
+                    values.append(fallback)
+                } else {
+                    expressions.append(old)
+                }
+            case (nil, .null):
+                continue
+            case (nil, _):
+                columns.append(column)
+                expressions.append("?")
+                values.append(fallback)
+            }
+        }
+        for relationship in diff.destination.allRelationships(of: entity) where !relationship.isTransient && !relationship.isToMany {
+            guard let targetColumns = target.columns[relationship.name], let value = targetColumns.value,
+                let oldName = matches[relationship.name], let oldColumns = origin.columns[oldName]
+            else { continue }
+            let oldValue: String
+            if let column = try sourceColumn(oldColumns.value) {
+                oldValue = column
+            } else if let link = try formerToManyLink(sourceName, oldName, connection) {
+                // Was to-many (many-to-many): keep one linked object, the first created.
+                oldValue = "(SELECT MIN(j.\(link.other)) FROM main.\(link.table) AS j WHERE j.\(link.own) = s.Z_PK)"
+            } else {
+                continue
+            }
+            columns.append(value)
+            expressions.append(oldValue)
+            if let entityColumn = targetColumns.entity {
+                columns.append(entityColumn)
+                if let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue) {
+                    expressions.append("CASE \(oldEntity) " + numbers.map { _ in "WHEN ? THEN ?" }.joined(separator: " ") + " ELSE NULL END")
+                    for pair in numbers {
+                        values.append(.integer(Int64(pair.source)))
+                        values.append(.integer(Int64(pair.destination)))
+                    }
+                } else {
+                    let number = destinationSchema.entity(named: relationship.destinationEntityName)?.number ?? 0
+                    expressions.append("CASE WHEN \(oldValue) IS NULL THEN NULL ELSE ? END")
+                    values.append(.integer(Int64(number)))
+                }
+            }
+            if let orderColumn = targetColumns.order {
+                columns.append(orderColumn)
+                // A newly ordered relationship keeps the objects in the order they were created.
+                expressions.append(try sourceColumn(oldColumns.order) ?? "CASE WHEN \(oldValue) IS NULL THEN NULL ELSE s.Z_PK END")
+            }
+        }
+        let sql = "INSERT INTO target.\(target.tableName) (\(columns.joined(separator: ", "))) SELECT "
+            + expressions.joined(separator: ", ") + " FROM main.\(origin.tableName) AS s WHERE s.Z_ENT = ?"
+        values.append(.integer(Int64(origin.number)))
+        let statement = try connection.prepareUncached(sql)
+        try statement.bind(values)
+        try statement.run()
+        return connection.changes
+    }
+
+    /// The join table a source to-many relationship was stored in: its name, the column of this side's
+    /// objects and the column of the other side's.
+    private func formerToManyLink(
+        _ entityName: String, _ relationshipName: String, _ connection: SQLiteConnection
+    ) throws -> (table: String, own: String, other: String)? {
+        guard let origin = sourceSchema.entity(named: entityName), let tableName = origin.columns[relationshipName]?.joinTable,
+            let old = sourceSchema.joinTables.first(where: { $0.name == tableName })
+        else { return nil }
+        let lineage = Set([entityName] + (diff.source.entity(named: entityName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
+        let sameSide = old.relationship == relationshipName && lineage.contains(old.sourceEntity)
+        return (old.name, sameSide ? old.sourceColumn : old.destinationColumn, sameSide ? old.destinationColumn : old.sourceColumn)
+    }
+
+    /// The destination entity number of the object a to-one now points at, read from its source row.
+    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String) throws -> String? {
+        guard let sourceDestination = diff.entityMatches[relationship.destinationEntityName],
+            let table = sourceSchema.entity(named: sourceDestination)?.tableName
+        else { return nil }
+        return "(SELECT o.Z_ENT FROM main.\(table) AS o WHERE o.Z_PK = \(value))"
+    }
+
+    private func copyJoinTable(_ join: JoinTable, _ connection: SQLiteConnection) throws {
+        guard let sourceName = diff.entityMatches[join.sourceEntity],
+            let oldName = diff.propertyMatches[join.sourceEntity]?[join.relationship],
+            let origin = sourceSchema.entity(named: sourceName)
+        else { return }
+        guard let oldTableName = origin.columns[oldName]?.joinTable,
+            let old = sourceSchema.joinTables.first(where: { $0.name == oldTableName })
+        else {
+            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, connection)
+            return
+        }
+        let lineage = Set([sourceName] + (diff.source.entity(named: sourceName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
+        let sameSide = old.relationship == oldName && lineage.contains(old.sourceEntity)
+        let first = sameSide ? old.sourceColumn : old.destinationColumn
+        let second = sameSide ? old.destinationColumn : old.sourceColumn
+        var columns = [join.sourceColumn, join.destinationColumn]
+        var expressions = [first, second]
+        if let order = join.orderColumn {
+            columns.append(order)
+            expressions.append(old.orderColumn ?? "rowid")
+        }
+        try connection.execute(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)")
+    }
+
+    /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
+    private func fillJoinTableFromForeignKey(
+        _ join: JoinTable, sourceName: String, oldName: String, _ connection: SQLiteConnection
+    ) throws {
+        guard let entity = diff.source.entity(named: sourceName),
+            let relationship = diff.source.allRelationships(of: entity).first(where: { $0.name == oldName }),
+            let origin = sourceSchema.entity(named: sourceName)
+        else { return }
+        // Pairs (object of the join's naming side, object of the other side), and the order of the link.
+        let select: String
+        if !relationship.isToMany, let column = origin.columns[oldName]?.value {
+            let order = origin.columns[oldName]?.order ?? "Z_PK"
+            select = "SELECT Z_PK AS a, \(column) AS b, \(order) AS c FROM main.\(origin.tableName) WHERE \(column) IS NOT NULL"
+        } else if let inverseName = relationship.inverseName,
+            let other = sourceSchema.entity(named: relationship.destinationEntityName),
+            let column = other.columns[inverseName]?.value
+        {
+            let order = other.columns[inverseName]?.order ?? "Z_PK"
+            select = "SELECT \(column) AS a, Z_PK AS b, \(order) AS c FROM main.\(other.tableName) WHERE \(column) IS NOT NULL"
+        } else {
+            return
+        }
+        var columns = [join.sourceColumn, join.destinationColumn]
+        if let order = join.orderColumn { columns.append(order) }
+        try connection.execute(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT "
+                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))")
+    }
+
+    /// `Z_MAX` of every matched entity, at least the largest `Z_PK` of its table for a root.
+    private func carryPrimaryKeys(_ connection: SQLiteConnection) throws {
+        let read = try connection.prepareUncached("SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?")
+        let write = try connection.prepareUncached("UPDATE target.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        for pair in numbers {
+            read.reset()
+            try read.bind(Int64(pair.source), at: 1)
+            guard try read.step(), !read.isNull(0) else { continue }
+            let maximum = read.int64(0)
+            read.reset()
+            write.reset()
+            try write.bind(maximum, at: 1)
+            try write.bind(Int64(pair.destination), at: 2)
+            try write.run()
+        }
+        for entity in destinationSchema.entities where entity.superNumber == 0 {
+            let raise = try connection.prepareUncached(
+                "UPDATE target.Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), (SELECT IFNULL(MAX(Z_PK), 0) FROM target.\(entity.tableName))) WHERE Z_ENT = ?")
+            try raise.bind(Int64(entity.number), at: 1)
+            try raise.run()
+        }
+    }
+
+    /// The source's `Z_METADATA` row (UUID and every other key) with the destination's version keys.
+    private func writeMetadata(_ connection: SQLiteConnection) throws {
+        let row = try connection.prepareUncached("SELECT Z_UUID, Z_PLIST FROM main.Z_METADATA WHERE Z_VERSION = 1")
+        guard try row.step() else { throw MigrationError.store(.unreadableMetadata(path: path, reason: "Z_METADATA has no row")) }
+        let uuid = row.string(0)
+        var dictionary = (try? PropertyListSerialization.propertyList(from: row.data(1), format: nil)) as? [String: Any] ?? [:]
+        row.reset()
+        let fresh = StoreMetadata(model: diff.destination)
+        dictionary["NSStoreModelVersionHashes"] = fresh.entityHashes
+        dictionary["NSStoreModelVersionHashesVersion"] = 3
+        dictionary["NSStoreModelVersionIdentifiers"] = fresh.versionIdentifiers
+        dictionary["NSPersistenceFrameworkVersion"] = StoreMetadata.writtenFrameworkVersion
+        dictionary["NSStoreModelVersionHashesDigest"] = fresh.digest
+        dictionary["NSStoreModelVersionChecksumKey"] = fresh.checksum
+        let plist = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        let update = try connection.prepareUncached("UPDATE target.Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1")
+        try update.bind(uuid, at: 1)
+        try update.bind(plist, at: 2)
+        try update.run()
+    }
+
+    // MARK: Files
+
+    private func scalarText(_ connection: SQLiteConnection, _ sql: String) throws -> String {
+        let statement = try connection.prepareUncached(sql)
+        guard try statement.step() else { return "" }
+        return statement.string(0)
+    }
+
+    private func sync(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDWR)
+        guard descriptor >= 0 else {
+            throw MigrationError.fileSystem(store: path, reason: "cannot open the migrated store to sync it")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw MigrationError.fileSystem(store: path, reason: "cannot sync the migrated store: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func syncDirectory(of url: URL) {
+        let descriptor = open(url.deletingLastPathComponent().path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private func removeTemporary(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs `body` in one `BEGIN EXCLUSIVE` transaction: commits when it returns, rolls back when it throws.
+    func exclusiveTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN EXCLUSIVE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if !isAutocommit { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+}
