@@ -69,6 +69,15 @@ open class DAO: DAOProtocol, CDQueryTransformInterceptor {
         }
     }
 
+    /// `body`'s result, its error wrapped as a ``PersistenceError``.
+    func wrapped<T>(_ body: () throws -> T) throws(PersistenceError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw PersistenceError.wrapping(error)
+        }
+    }
+
     /// The request `criteria` (empty when `nil`) make through this DAO.
     func request(for criteria: CDSearchCriteria?) throws(PersistenceError) -> FetchRequest {
         let criteria = criteria ?? CDSearchCriteria()
@@ -100,45 +109,47 @@ open class DAO: DAOProtocol, CDQueryTransformInterceptor {
     // MARK: Throwing twins
 
     /// ``findAllId(_:)``, throwing instead of reporting.
-    public func tryFindAllId(_ criteria: CDSearchCriteria? = nil) throws -> [ManagedObjectID] {
-        try managedObjectContext.fetchObjectIDs(request(for: criteria))
+    public func tryFindAllId(_ criteria: CDSearchCriteria? = nil) throws(PersistenceError) -> [ManagedObjectID] {
+        let request = try request(for: criteria)
+        return try wrapped { try managedObjectContext.fetchObjectIDs(request) }
     }
 
     /// ``findAll(_:)``, throwing instead of reporting.
-    public func tryFindAll(_ criteria: CDSearchCriteria? = nil) throws -> [Any] {
-        try fetch(request(for: criteria))
+    public func tryFindAll(_ criteria: CDSearchCriteria? = nil) throws(PersistenceError) -> [Any] {
+        let request = try request(for: criteria)
+        return try wrapped { try fetch(request) }
     }
 
     /// ``findAll(_:fetchOffset:limit:)``, throwing instead of reporting. A `limit` of 0 or less means no
     /// limit (upstream's `NSUInteger` made `-1` the largest number); a negative offset means none.
-    public func tryFindAll(_ criteria: CDSearchCriteria?, fetchOffset: Int, limit: Int) throws -> [Any] {
+    public func tryFindAll(_ criteria: CDSearchCriteria?, fetchOffset: Int, limit: Int) throws(PersistenceError) -> [Any] {
         var request = try request(for: criteria)
         request.fetchLimit = max(limit, 0)
         request.fetchOffset = max(fetchOffset, 0)
-        return try fetch(request)
+        return try wrapped { try fetch(request) }
     }
 
     /// ``count(_:)``, throwing instead of reporting.
-    public func tryCount(_ criteria: CDSearchCriteria? = nil) throws -> Int {
+    public func tryCount(_ criteria: CDSearchCriteria? = nil) throws(PersistenceError) -> Int {
         var request = try request(for: criteria)
         request.propertiesToFetch = []
-        return try managedObjectContext.count(for: request)
+        return try wrapped { try managedObjectContext.count(for: request) }
     }
 
     /// ``insertNewObject()``, throwing instead of reporting.
-    public func tryInsertNewObject() throws -> ManagedObject {
-        guard let entityName else { throw ContextError.unknownEntity("(no entity name)") }
-        return try managedObjectContext.insertNewObject(forEntityName: entityName)
+    public func tryInsertNewObject() throws(PersistenceError) -> ManagedObject {
+        guard let entityName else { throw .store(ContextError.unknownEntity("(no entity name)")) }
+        return try wrapped { try managedObjectContext.insertNewObject(forEntityName: entityName) }
     }
 
     /// ``deleteObject(_:)``, throwing instead of reporting.
-    public func tryDeleteObject(_ object: ManagedObject) throws {
-        try managedObjectContext.delete(object)
+    public func tryDeleteObject(_ object: ManagedObject) throws(PersistenceError) {
+        try wrapped { try managedObjectContext.delete(object) }
     }
 
     /// ``refreshObject(_:mergeChanges:)``, throwing instead of reporting.
-    public func tryRefreshObject(_ object: ManagedObject, mergeChanges flag: Bool) throws {
-        try managedObjectContext.refresh(object, mergeChanges: flag)
+    public func tryRefreshObject(_ object: ManagedObject, mergeChanges flag: Bool) throws(PersistenceError) {
+        try wrapped { try managedObjectContext.refresh(object, mergeChanges: flag) }
     }
 
     /// Objects, or dictionaries for a request with properties to fetch.
@@ -147,6 +158,9 @@ open class DAO: DAOProtocol, CDQueryTransformInterceptor {
             return try managedObjectContext.fetch(request)
         }
         let context = managedObjectContext
-        return try context.fetchDictionaries(request).map { ResultRow.make($0, in: context) }
+        let (storeRequest, lowercased) = LowercaseProjection.split(request)
+        return try context.fetchDictionaries(storeRequest).map { row in
+            LowercaseProjection.apply(lowercased, to: ResultRow.make(row, in: context))
+        }
     }
 }
