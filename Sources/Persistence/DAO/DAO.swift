@@ -158,7 +158,7 @@ open class DAO: DAOProtocol, CDQueryTransformInterceptor {
             return try managedObjectContext.fetch(request)
         }
         let context = managedObjectContext
-        let (storeRequest, lowercased) = LowercaseProjection.split(request)
+        let (storeRequest, lowercased) = LowercaseProjection.split(DateSumProjection.rewrite(request))
         return try context.fetchDictionaries(storeRequest).map { row in
             LowercaseProjection.apply(lowercased, to: ResultRow.make(row, in: context))
         }
