@@ -104,6 +104,35 @@ extension FactoryScopedTests {
             }
         }
 
+        @Test func aModelFileLoadsOnFirstUse() throws {
+            let directory = try freshFactory(model: nil)
+            let modelFolder = directory.appendingPathComponent("Test.xcdatamodel")
+            try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+            let contents = """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    <entity name="Note" representedClassName="Note" syncable="YES">
+                        <attribute name="text" optional="YES" attributeType="String"/>
+                        <attribute name="rank" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                    </entity>
+                </model>
+                """
+            try Data(contents.utf8).write(to: modelFolder.appendingPathComponent("contents"))
+            DAOFactory.setModelURL(modelFolder)
+            DAOFactory.setStoreType(NSInMemoryStoreType)
+            let factory = DAOFactory.factory()
+            #expect(factory.managedObjectModel.entities.map(\.name) == ["Note"])
+            let dao = factory.createDAO("Note")!
+            let note = try #require(dao.insertNewObject())
+            try note.setValue("hello", forKey: "text")
+            try note.setValue(3, forKey: "rank")
+            #expect(factory.save())
+            let criteria = CDSearchCriteria.criteria()
+            criteria.addFilter(CDFilter.greather("rank", value: 2))
+            #expect(dao.count(criteria) == 1)
+            factory.closeStack()
+        }
+
         @Test func otherStoreTypesAreAnError() throws {
             try freshFactory()
             DAOFactory.setStoreType(NSBinaryStoreType)

@@ -26,8 +26,10 @@ open class DAOFactory: @unchecked Sendable {
     /// Guarded by `lock`: where this factory reports errors (`nil`: the process-wide handler).
     private var localErrorHandler: (@Sendable (any Error) -> Void)?
 
-    /// Made once, by ``factory()``.
-    init() {}
+    /// A factory with a stack of its own, for subclasses that add factory methods for custom DAOs
+    /// (upstream's `-init` answered the shared instance; Swift initializers cannot). Every factory reads
+    /// the same static configuration; use ``factory()`` unless you subclass.
+    public init() {}
 
     /// The shared factory.
     open class func factory() -> DAOFactory {
