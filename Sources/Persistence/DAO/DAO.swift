@@ -87,22 +87,22 @@ open class DAO: DAOProtocol, CDQueryTransformInterceptor {
 
     // MARK: DAOProtocol (logging)
 
-    public func findAllId() -> [ManagedObjectID] { reporting([]) { try tryFindAllId(nil) } }
-    public func findAll() -> [Any] { reporting([]) { try tryFindAll(nil) } }
-    public func findAll(_ fetchOffset: Int, limit: Int) -> [Any] {
+    open func findAllId() -> [ManagedObjectID] { reporting([]) { try tryFindAllId(nil) } }
+    open func findAll() -> [Any] { reporting([]) { try tryFindAll(nil) } }
+    open func findAll(_ fetchOffset: Int, limit: Int) -> [Any] {
         reporting([]) { try tryFindAll(nil, fetchOffset: fetchOffset, limit: limit) }
     }
-    public func findAllId(_ criteria: CDSearchCriteria?) -> [ManagedObjectID] { reporting([]) { try tryFindAllId(criteria) } }
-    public func findAll(_ criteria: CDSearchCriteria?) -> [Any] { reporting([]) { try tryFindAll(criteria) } }
-    public func findAll(_ criteria: CDSearchCriteria?, fetchOffset: Int, limit: Int) -> [Any] {
+    open func findAllId(_ criteria: CDSearchCriteria?) -> [ManagedObjectID] { reporting([]) { try tryFindAllId(criteria) } }
+    open func findAll(_ criteria: CDSearchCriteria?) -> [Any] { reporting([]) { try tryFindAll(criteria) } }
+    open func findAll(_ criteria: CDSearchCriteria?, fetchOffset: Int, limit: Int) -> [Any] {
         reporting([]) { try tryFindAll(criteria, fetchOffset: fetchOffset, limit: limit) }
     }
-    public func count() -> Int { reporting(0) { try tryCount(nil) } }
-    public func count(_ criteria: CDSearchCriteria?) -> Int { reporting(0) { try tryCount(criteria) } }
-    public func insertNewObject() -> ManagedObject! { reporting(nil) { try tryInsertNewObject() } }
-    public func deleteObject(_ object: ManagedObject) { reporting(()) { try tryDeleteObject(object) } }
-    public func findObjectById(_ objectID: ManagedObjectID) -> ManagedObject! { managedObjectContext.object(with: objectID) }
-    public func refreshObject(_ object: ManagedObject, mergeChanges flag: Bool) {
+    open func count() -> Int { reporting(0) { try tryCount(nil) } }
+    open func count(_ criteria: CDSearchCriteria?) -> Int { reporting(0) { try tryCount(criteria) } }
+    open func insertNewObject() -> ManagedObject! { reporting(nil) { try tryInsertNewObject() } }
+    open func deleteObject(_ object: ManagedObject) { reporting(()) { try tryDeleteObject(object) } }
+    open func findObjectById(_ objectID: ManagedObjectID) -> ManagedObject! { managedObjectContext.object(with: objectID) }
+    open func refreshObject(_ object: ManagedObject, mergeChanges flag: Bool) {
         reporting(()) { try tryRefreshObject(object, mergeChanges: flag) }
     }
 
