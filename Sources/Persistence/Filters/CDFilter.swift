@@ -60,7 +60,7 @@ open class CDFilter: CDCriteriaElement, CDFilterProtocol {
     }
 
     /// The filter's predicate, or the error that keeps it from having one: the throwing twin of
-    /// ``createPredicate()``, and what subclasses override.
+    /// ``CDFilter/createPredicate()``, and what subclasses override.
     open func tryCreatePredicate() throws(PersistenceError) -> PredicateNode {
         throw .invalidFilter(property: property, reason: "CDFilter itself has no predicate; make filters with its factories")
     }
