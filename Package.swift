@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Query", targets: ["Query"]),
         // Sworm's API (prisma-ai/Sworm) over our store.
         .library(name: "Sworm", targets: ["Sworm"]),
+        // Persistence's API (DAOFactory, DAOs, search criteria) over our store (issue 21).
+        .library(name: "Persistence", targets: ["Persistence"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,6 +98,9 @@ let package = Package(
         // Sworm's API (prisma-ai/Sworm) over our store, and its tests.
         .target(name: "Sworm", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "SwormTests", dependencies: ["Sworm", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        // Persistence's API (DAOFactory, DAOs, search criteria) over our store, and its tests (issue 21).
+        .target(name: "Persistence", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]

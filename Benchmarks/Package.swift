@@ -33,6 +33,8 @@ let package = Package(
                 .product(name: "Query", package: "CoreDataQueryInterface"),
                 // Sworm's API, for the WS lines (issue 20).
                 .product(name: "Sworm", package: "CoreDataQueryInterface"),
+                // Persistence's API, for the WP line (issue 21).
+                .product(name: "Persistence", package: "CoreDataQueryInterface"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
