@@ -118,12 +118,12 @@ public struct StoreExporter {
 extension StoreExporter {
     /// The document text of the store at `storeURL`, which must exist (an export never creates a store).
     public func exportText(storeURL: URL, entity: String? = nil) throws(InterchangeError) -> String {
-        let container: PersistentContainer
+        let context: ManagedObjectContext
         do {
-            container = try StoreQuery.openContainer(model: model, url: storeURL)
+            context = try StoreQuery.openContext(model: model, url: storeURL)
         } catch {
             throw .store(error.description)
         }
-        return Self.text(of: try document(from: container.viewContext, entity: entity))
+        return Self.text(of: try document(from: context, entity: entity))
     }
 }

@@ -32,8 +32,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let registrations = Atomic<Int>(0)
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
-    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
-        let store = try SQLiteStore(model: model, url: url)
+    ///
+    /// - Parameter readOnly: open an existing store read-only, changing nothing about its files (see
+    ///   ``SQLiteStore/init(model:url:readOnly:)``); saves then fail.
+    public init(model: ManagedObjectModel, url: URL?, readOnly: Bool = false) throws(StoreError) {
+        let store = try SQLiteStore(model: model, url: url, readOnly: readOnly)
         self.model = model
         self.store = store
         self.url = url

@@ -30,23 +30,34 @@ public final class SQLiteStore {
 
     /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
     /// when `url` is `nil`.
-    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
+    ///
+    /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
+    ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed).
+    public init(model: ManagedObjectModel, url: URL?, readOnly: Bool = false) throws(StoreError) {
         self.model = model
         self.url = url
         let path = url?.path ?? ":memory:"
         schema = StoreSchema(model: model)
         do {
-            connection = try SQLiteConnection(path: path)
+            connection = try SQLiteConnection(path: path, mode: readOnly && url != nil ? .readOnly : .readWriteCreate)
             try SQLiteFunctions.register(on: connection)
         } catch {
             throw .classifying(error, path: path)
         }
         do {
-            if try Self.tableNames(connection).isEmpty, let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
-                metadata = created
+            if try Self.tableNames(connection).isEmpty {
+                if readOnly && url != nil {
+                    throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
+                }
+                if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
+                    metadata = created
+                } else {
+                    metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+                    try connection.enableWriteAheadLog()
+                }
             } else {
                 metadata = try Self.verify(connection, path: path, model: model, schema: schema)
-                try connection.enableWriteAheadLog()
+                if !readOnly { try connection.enableWriteAheadLog() }
             }
         } catch let error as StoreError {
             throw error
