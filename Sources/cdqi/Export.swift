@@ -39,7 +39,8 @@ struct Export: ParsableCommand {
             text = try StoreExporter(model: loadedModel).exportText(storeURL: URL(fileURLWithPath: store), entity: entity)
         } catch {
             if case .unknownEntity = error { throw StoreCommandSupport.fail(error.description, usage: true) }
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(
+                StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store))
         }
         guard let output else {
             StoreCommandSupport.write(text)

@@ -79,7 +79,8 @@ struct Query: ParsableCommand {
                 StoreCommandSupport.write(format.render(try query.run(model: loadedModel, storeURL: storeURL)))
             }
         } catch {
-            throw StoreCommandSupport.fail(error.description, usage: error.isUsageError)
+            let message = StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store)
+            throw StoreCommandSupport.fail(message, usage: error.isUsageError)
         }
     }
 }
