@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
         .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore"], exclude: ["Expected"]),
+        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "cdqi-crash-writer"], exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         // lightyear/Query's API over the store, and its tests (issue 19).
         .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),

@@ -61,7 +61,8 @@ struct Export: ParsableCommand {
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
             if let error = error as? InterchangeError {
                 if case .unknownEntity = error { throw StoreCommandSupport.fail(error.description, usage: true) }
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(
+                    StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store))
             }
             throw StoreCommandSupport.fail("\(output ?? "standard output"): cannot write the document: \(error.localizedDescription)")
         }

@@ -56,7 +56,8 @@ struct Import: ParsableCommand {
                 StoreCommandSupport.write("\(summary.description)\n")
             }
         } catch {
-            throw StoreCommandSupport.fail("\(file): \(error.description)")
+            throw StoreCommandSupport.fail(
+                StoreCommandSupport.withVersionHint("\(file): \(error.description)", model: model, loaded: loadedModel, store: store))
         }
     }
 }

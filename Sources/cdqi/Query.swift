@@ -95,7 +95,8 @@ struct Query: ParsableCommand {
                 }
             }
         } catch {
-            throw StoreCommandSupport.fail(error.description, usage: error.isUsageError)
+            let message = StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store)
+            throw StoreCommandSupport.fail(message, usage: error.isUsageError)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CDQIInterchange
 import CDQIModel
 import Foundation
 
@@ -22,6 +23,17 @@ enum StoreCommandSupport {
             error.diagnostics.forEach { StandardError.print($0.description) }
             throw ExitCode.failure
         }
+    }
+
+    /// `message`, with the version of the model's bundle the store matches when the store was refused
+    /// as written for a different model (`--model-version "X"`).
+    static func withVersionHint(_ message: String, model argument: String, loaded: ManagedObjectModel, store: String) -> String {
+        guard message.contains("the store was written for a different model"),
+            let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
+            modelURL.pathExtension == "xcdatamodeld"
+        else { return message }
+        return MatchingVersion.hint(
+            for: message, bundle: modelURL, storeURL: URL(fileURLWithPath: store), loadedVersion: loaded.versionName)
     }
 
     /// Prints `cdqi: error: message` to standard error and returns the exit status to throw.

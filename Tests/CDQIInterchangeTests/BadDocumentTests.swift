@@ -73,6 +73,12 @@ import Testing
              problems: ["Employee: expected an array of objects, not an object"]),
     ]
 
+    /// The files that hold data: every file but the -shm index and an empty -wal (both SQLite's to
+    /// create and remove as connections come and go).
+    private static func data(_ snapshot: [String: Data]) -> [String: Data] {
+        snapshot.filter { !$0.key.hasSuffix("-shm") && !($0.key.hasSuffix("-wal") && $0.value.isEmpty) }
+    }
+
     private func problems(of error: InterchangeError) -> [String]? {
         if case .invalidDocument(let problems) = error { return problems.map(\.description) }
         return nil
@@ -86,9 +92,10 @@ import Testing
         try InterchangeTestSupport.importJSON(Self.seed, model: model, into: store)
         let before = try folder.snapshot()
         let exportBefore = try InterchangeTestSupport.export(model: model, from: store)
-        // The export opened and closed the store; take the bytes after that, then import.
+        // The export opened the store read-only: the data is unchanged, though SQLite may have left an
+        // empty -wal (and its -shm) beside the WAL store, which a read-only connection does not remove.
         let settled = try folder.snapshot()
-        #expect(settled.keys.sorted() == before.keys.sorted())
+        #expect(Self.data(settled) == Self.data(before))
 
         do {
             try InterchangeTestSupport.importJSON(bad.document, model: model, into: store)
@@ -98,7 +105,7 @@ import Testing
             #expect(error.description.hasPrefix("the document does not fit the model ("))
             #expect(error.description.contains("nothing was imported"))
         }
-        #expect(try folder.snapshot() == settled)
+        #expect(Self.data(try folder.snapshot()) == Self.data(settled))
         #expect(try InterchangeTestSupport.export(model: model, from: store) == exportBefore)
     }
 

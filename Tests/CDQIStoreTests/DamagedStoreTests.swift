@@ -70,6 +70,19 @@ struct DamagedStoreTests {
         #expect(error.description.contains("damaged"))
     }
 
+    @Test("Z_MAX below the largest Z_PK: a damaged-store error, not a UNIQUE failure")
+    func maximumBelowLargestKey() throws {
+        let (url, cleanUp) = try storeWithOneEmployee()
+        defer { cleanUp() }
+        try setMaximum("0", at: url)
+        let error = try #require(try saveError(url))
+        guard case .store(.damagedStore(_, let reason)) = error else {
+            Issue.record("expected a damaged-store error, got \(error)")
+            return
+        }
+        #expect(reason == "Z_PRIMARYKEY.Z_MAX of Employee (Z_ENT 2) is 0, below the largest Z_PK 1 of ZEMPLOYEE: new keys would collide")
+    }
+
     @Test("The last key below Int64.max is still allocated")
     func lastKeyAllocated() throws {
         let (url, cleanUp) = try storeWithOneEmployee()

@@ -107,7 +107,10 @@ struct SQLiteStoreTests {
         var changed = company
         changed.entities[1].attributes[0].isOptional.toggle()  // Employee.firstName
         #expect(throws: StoreError.modelMismatch(
-            path: url.path, differences: ["entity 'Employee' differs (its attributes, relationships or constraints changed)"])
+            path: url.path, differences: [
+                "entity 'Employee' differs: its properties have the same columns; an option changed (optionality, a "
+                    + "default, a version hash modifier, a uniqueness constraint, …)",
+            ])
         ) {
             try SQLiteStore(model: changed, url: url)
         }

@@ -49,4 +49,39 @@ public enum GeneratorWorkload {
             + "\(WorkloadResult.format(generate * 1000)) ms (\(fileCount) bytes of Swift), "
             + "load all \(versions.count) versions \(WorkloadResult.format(all * 1000)) ms (ours only; goal 300 ms)"
     }
+
+    /// A model of `count` entities, each with three attributes, a to-one to the next entity and one to
+    /// the previous: the shape of a very large real model, made up so that it needs no corpus.
+    public static func syntheticModel(entities count: Int) -> ManagedObjectModel {
+        ManagedObjectModel(entities: (0..<count).map { index in
+            var entity = EntityDescription(name: "Entity\(index)", representedClassName: "Entity\(index)")
+            entity.attributes = [
+                AttributeDescription(name: "name", type: .string, isOptional: true),
+                AttributeDescription(name: "count", type: .integer32, isOptional: true),
+                AttributeDescription(name: "created", type: .date, isOptional: true),
+            ]
+            entity.relationships = [
+                RelationshipDescription(name: "next", destinationEntityName: "Entity\((index + 1) % count)"),
+                RelationshipDescription(name: "previous", destinationEntityName: "Entity\((index + count - 1) % count)"),
+            ]
+            return entity
+        })
+    }
+
+    /// The W9 large-model line: generating the proxy files of a synthetic model of `entities` entities
+    /// (issue 15: generation was quadratic, 78 s for 10,000 entities; the goal is under 2 s).
+    public static func largeModelLine(entities: Int, rounds: Int) -> String {
+        let model = syntheticModel(entities: entities)
+        var times: [Double] = []
+        var fileCount = 0
+        for _ in 0..<(max(1, rounds / 2) + 1) {
+            times.append(Measurement.seconds {
+                let generation = ProxyGenerator().generate(model, modelName: "Synthetic")
+                fileCount = generation.files().count
+            })
+        }
+        times.removeFirst()
+        return "W9 cdqi synthetic model (\(entities) entities): generate \(WorkloadResult.format(Measurement.median(times) * 1000)) ms "
+            + "(\(fileCount) files; goal under 2000 ms for 10000 entities)"
+    }
 }

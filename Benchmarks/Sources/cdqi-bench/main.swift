@@ -66,7 +66,10 @@ do {
     }
     if selected("Q") { report(suite.queryBuildLine()) }
     if selected(LightyearWorkload.id) { report(try LightyearWorkload.line(suite: suite, rounds: sizes.rounds)) }
-    if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
+    if selected("W9") {
+        report(try GeneratorWorkload.line(rounds: sizes.rounds))
+        report(GeneratorWorkload.largeModelLine(entities: quick ? 1_000 : 10_000, rounds: sizes.rounds))
+    }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
         var results: [Contender.Kind: IterationWorkload.ChildResult] = [:]

@@ -188,12 +188,12 @@ extension StoreExporter {
     public func export(
         storeURL: URL, entity: String? = nil, progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
     ) throws(InterchangeError) {
-        let container: PersistentContainer
+        let context: ManagedObjectContext
         do {
-            container = try StoreQuery.openContainer(model: model, url: storeURL)
+            context = try StoreQuery.openContext(model: model, url: storeURL)
         } catch {
             throw .store(error.description)
         }
-        try writeDocument(from: container.viewContext, entity: entity, progress: progress, to: write)
+        try writeDocument(from: context, entity: entity, progress: progress, to: write)
     }
 }

@@ -101,7 +101,7 @@ public struct StoreQuery: Sendable {
             let columns = request.propertiesToFetch.map(\.name)
             return ResultTable(columns: columns, rows: rows.map { row in columns.map { row[$0] ?? .null } })
         }
-        let container = try Self.openContainer(model: model, url: storeURL)
+        let context = try Self.openContext(model: model, url: storeURL)
         guard let entity = model.entity(named: entityName) else {
             throw .unknownEntity(name: entityName, known: model.entities.map(\.name))
         }
@@ -109,7 +109,7 @@ public struct StoreQuery: Sendable {
         let toOnes = model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }
         var rows: [[StoredValue]] = []
         do {
-            let fetched = try container.viewContext.fetch(request)
+            let fetched = try context.fetch(request)
             for object in request.sortDescriptors.isEmpty ? fetched.sortedByPrimaryKey() : fetched {
                 var row: [StoredValue] = [.objectID(object.objectID.reference)]
                 for attribute in attributes {
@@ -131,9 +131,9 @@ public struct StoreQuery: Sendable {
     public func count(model: ManagedObjectModel, storeURL: URL) throws(QueryError) -> Int {
         let request = try request(model: model)
         if isDictionaryFetch { return try run(model: model, storeURL: storeURL).rows.count }
-        let container = try Self.openContainer(model: model, url: storeURL)
+        let context = try Self.openContext(model: model, url: storeURL)
         do {
-            return try container.viewContext.count(for: request)
+            return try context.count(for: request)
         } catch {
             throw Self.classify(error)
         }
@@ -171,19 +171,21 @@ public struct StoreQuery: Sendable {
         guard size > 0 || walSize > 0 else { throw .store("\(url.path): the file is empty, not a store") }
     }
 
+    /// Opens an existing store read-only: reading commands never change the file or its sidecars.
     static func openStore(model: ManagedObjectModel, url: URL) throws(QueryError) -> SQLiteStore {
         try checkExists(url)
         do {
-            return try SQLiteStore(model: model, url: url)
+            return try SQLiteStore(model: model, url: url, readOnly: true)
         } catch {
             throw .store(Self.naming(url, error.description))
         }
     }
 
-    static func openContainer(model: ManagedObjectModel, url: URL) throws(QueryError) -> PersistentContainer {
+    /// A context on an existing store opened read-only (see ``openStore(model:url:)``).
+    static func openContext(model: ManagedObjectModel, url: URL) throws(QueryError) -> ManagedObjectContext {
         try checkExists(url)
         do {
-            return try PersistentContainer(model: model, url: url)
+            return ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: model, url: url, readOnly: true))
         } catch {
             throw .store(Self.naming(url, error.description))
         }

@@ -50,14 +50,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     ///
+    /// - Parameter readOnly: open an existing store read-only, changing nothing about its files (see
+    ///   ``SQLiteStore/init(model:url:readOnly:)``); saves then fail.
     /// - Parameter readerCount: the most read-only connections a store file gets (opened when first
     ///   needed); 0 makes every read share the writer connection, one at a time. Ignored for an
     ///   in-memory store, which always has one connection, and for a file SQLite could not put in WAL
     ///   mode (``readerCount`` is then 0).
     public init(
-        model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
+        model: ManagedObjectModel, url: URL?, readOnly: Bool = false,
+        readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
     ) throws(StoreError) {
-        let store = try SQLiteStore(model: model, url: url)
+        let store = try SQLiteStore(model: model, url: url, readOnly: readOnly)
         self.model = model
         self.store = store
         self.url = url

@@ -127,6 +127,17 @@ struct SaveWriter {
             var maximum = select.int64(0)
             select.reset()
             guard maximum >= 0 else { throw damaged("is negative (\(maximum))") }
+            // Keys at or below Z_MAX are taken; a row above it means the bookkeeping lost track (one
+            // indexed lookup: Z_PK is the table's primary key).
+            if let table = schema.entity(number: root)?.tableName {
+                let largest = try connection.prepare("SELECT MAX(Z_PK) FROM \(table)")
+                if try largest.step(), !largest.isNull(0), largest.int64(0) > maximum {
+                    let key = largest.int64(0)
+                    largest.reset()
+                    throw damaged("is \(maximum), below the largest Z_PK \(key) of \(table): new keys would collide")
+                }
+                largest.reset()
+            }
             for object in objects {
                 let (next, overflow) = maximum.addingReportingOverflow(1)
                 if overflow {

@@ -36,12 +36,12 @@ extension StoreMetadata {
     /// Whether a store with this metadata can be opened with `model` without migrating: Core Data's
     /// compatibility check, equality of the entity version hashes (reference `coredata-migration.md` §1.1).
     public func isCompatible(with model: ManagedObjectModel) -> Bool {
-        differences(from: model).isEmpty
+        differences(from: model, describing: { _ in [] }).isEmpty
     }
 
     /// How the store's entity version hashes differ from `model`'s, one sentence per entity; empty when
     /// ``isCompatible(with:)``.
     public func incompatibilities(with model: ManagedObjectModel) -> [String] {
-        differences(from: model)
+        differences(from: model, describing: { _ in [] })
     }
 }

@@ -30,23 +30,34 @@ public final class SQLiteStore {
 
     /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
     /// when `url` is `nil`.
-    public init(model: ManagedObjectModel, url: URL?) throws(StoreError) {
+    ///
+    /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
+    ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed).
+    public init(model: ManagedObjectModel, url: URL?, readOnly: Bool = false) throws(StoreError) {
         self.model = model
         self.url = url
         let path = url?.path ?? ":memory:"
         schema = StoreSchema(model: model)
         do {
-            connection = try SQLiteConnection(path: path)
+            connection = try SQLiteConnection(path: path, mode: readOnly && url != nil ? .readOnly : .readWriteCreate)
             try SQLiteFunctions.register(on: connection)
         } catch {
             throw .classifying(error, path: path)
         }
         do {
-            if try Self.tableNames(connection).isEmpty, let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
-                metadata = created
+            if try Self.tableNames(connection).isEmpty {
+                if readOnly && url != nil {
+                    throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
+                }
+                if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
+                    metadata = created
+                } else {
+                    metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+                    try connection.enableWriteAheadLog()
+                }
             } else {
                 metadata = try Self.verify(connection, path: path, model: model, schema: schema)
-                try connection.enableWriteAheadLog()
+                if !readOnly { try connection.enableWriteAheadLog() }
             }
         } catch let error as StoreError {
             throw error
@@ -155,12 +166,53 @@ public final class SQLiteStore {
             throw StoreError.unreadableMetadata(path: path, reason: "Z_METADATA has no property list")
         }
         let metadata = try StoreMetadata(uuid: row.string(0), plist: row.data(1), path: path)
-        var differences = metadata.differences(from: model)
+        // An entity whose hash differs is described by its properties, from the columns of its table.
+        var differences = try metadata.differences(from: model) { name in
+            try propertyDifferences(of: name, connection, tables: tables, model: model, schema: schema)
+        }
         if differences.isEmpty {
             differences = try layoutDifferences(connection, tables: tables, model: model, schema: schema)
         }
         if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
         return metadata
+    }
+
+    /// How an entity's stored properties in the model differ from its table's columns in the file:
+    /// properties with no column, columns of another type, and columns no property of the model has.
+    private static func propertyDifferences(
+        of entityName: String, _ connection: SQLiteConnection, tables: Set<String>, model: ManagedObjectModel,
+        schema: StoreSchema
+    ) throws -> [String] {
+        guard let mapping = schema.entity(named: entityName), let entity = model.entity(named: entityName),
+            let table = schema.table(named: mapping.tableName), tables.contains(table.name)
+        else { return [] }
+        let info = try connection.prepareUncached("SELECT name, type FROM pragma_table_info(?)")
+        try info.bind(table.name, at: 1)
+        var stored: [String: String] = [:]
+        while try info.step() { stored[info.string(0)] = info.string(1).uppercased() }
+        let declared = Dictionary(table.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        var details: [String] = []
+        let properties = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+            + model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
+        for property in properties.sorted() {
+            guard let column = mapping.columns[property]?.value else { continue }
+            guard let type = stored[column] else {
+                details.append("property '\(property)' is in the model but not in the store (no column \(column))")
+                continue
+            }
+            if let expected = declared[column], expected != type {
+                details.append("property '\(property)' is \(expected) in the model and \(type) in the store (column \(column))")
+            }
+        }
+        let known = Set(table.columns.map(\.name)).union(["Z_PK", "Z_ENT", "Z_OPT"])
+        for column in stored.keys.sorted() where !known.contains(column) {
+            details.append("the store has column \(column), which no property of the model has")
+        }
+        if details.isEmpty {
+            details.append("its properties have the same columns; an option changed (optionality, a default, a "
+                + "version hash modifier, a uniqueness constraint, …)")
+        }
+        return details
     }
 
     /// Entity numbers, tables and columns the model needs that the file does not have.

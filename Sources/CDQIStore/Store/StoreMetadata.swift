@@ -74,7 +74,9 @@ public struct StoreMetadata: Sendable, Hashable {
     /// How the store's entity hashes differ from a model's, one sentence per difference; empty when
     /// they match. Entities whose hash cannot be computed with certainty (derived attributes) are
     /// compared by name only.
-    func differences(from model: ManagedObjectModel) -> [String] {
+    func differences(
+        from model: ManagedObjectModel, describing describe: (String) throws -> [String] = { _ in [] }
+    ) rethrows -> [String] {
         let computed = ModelVersionHashes(model: model)
         let uncertain = Set(computed.entitiesWithUncertainHashes)
         var differences: [String] = []
@@ -86,8 +88,12 @@ public struct StoreMetadata: Sendable, Hashable {
         }
         for (name, hash) in computed.entityHashes.sorted(by: { $0.key < $1.key })
         where !uncertain.contains(name) && entityHashes[name].map({ $0 != hash }) == true {
-            differences.append("entity '\(name)' differs (its attributes, relationships or constraints changed)")
+            let details = try describe(name)
+            differences.append(details.isEmpty
+                ? "entity '\(name)' differs (its attributes, relationships or constraints changed)"
+                : "entity '\(name)' differs: " + details.joined(separator: "; "))
         }
         return differences
     }
+
 }
