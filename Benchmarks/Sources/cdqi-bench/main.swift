@@ -61,6 +61,9 @@ do {
         if selected("WS") { report(try runner.run(sworm.workload(label: sizes.label.items)).summaryLine) }
         if selected("WSr") { report(try runner.run(sworm.workloadWithTeardown(label: sizes.label.items)).summaryLine) }
     }
+    if selected(BatchWriteWorkload.id) {
+        for workload in try BatchWriteWorkload.workloads(suite: suite) { report(try runner.run(workload).summaryLine) }
+    }
     if selected("Q") { report(suite.queryBuildLine()) }
     if selected(LightyearWorkload.id) { report(try LightyearWorkload.line(suite: suite, rounds: sizes.rounds)) }
     if selected("W9") { report(try GeneratorWorkload.line(rounds: sizes.rounds)) }
