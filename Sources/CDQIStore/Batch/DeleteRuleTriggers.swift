@@ -11,8 +11,8 @@ import CDQIModel
 /// that would leave a destination without its mandatory (non-optional) inverse, and a Deny rule whose
 /// relationship still has destinations, abort the statement. Join-table rows of a deleted row are removed
 /// whatever the rule (No Action included), and so are the rows of inverse-less to-many relationships
-/// pointing at it. Every row a trigger deletes is noted in `temp.cdqi_batch_deleted`, every row a nullify
-/// changes in `temp.cdqi_batch_updated`, so that contexts learn of them (named without their schema inside
+/// pointing at it. Every row a cascade deletes is noted in `temp.cdqi_batch_deleted`, every row a nullify
+/// changes in `temp.cdqi_batch_updated` (each once), so that contexts learn of them (named without their schema inside
 /// the triggers, as SQLite requires there; no store table starts with `cdqi`).
 ///
 /// The SQL holds only table and column names from the schema and entity numbers: no value from a
@@ -48,21 +48,26 @@ struct DeleteRuleTriggers {
         self.schema = schema
         var queue = [rootTable]
         var reached: Set<String> = [rootTable]
+        var cascadeTargets: Set<String> = []
+        var bodies: [(table: String, fragments: [String])] = []
         var index = 0
         while index < queue.count {
             let table = queue[index]
             index += 1
             var cascadesTo: [String] = []
-            let fragments = try fragments(for: table, cascadesTo: &cascadesTo)
-            // The first table needs a trigger only for its rules; a table reached by a cascade needs one
-            // at least to note its deleted rows.
-            if !fragments.isEmpty || table != rootTable {
-                let name = "cdqi_batch_\(table)"
-                let body = ["INSERT INTO \(Self.deletedTable.dropFirst(5)) VALUES (OLD.Z_ENT, OLD.Z_PK)"] + fragments
-                triggers.append((name, "CREATE TEMP TRIGGER \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
-                    + body.map { $0 + "; " }.joined() + "END"))
-            }
+            bodies.append((table, try fragments(for: table, cascadesTo: &cascadesTo)))
+            cascadeTargets.formUnion(cascadesTo)
             for next in cascadesTo where reached.insert(next).inserted { queue.append(next) }
+        }
+        for (table, fragments) in bodies {
+            // Rows a cascade deletes are noted; the rows the statement itself deletes are returned by it
+            // (its table is noted too when a cascade reaches it, a tree in one table).
+            let notes = cascadeTargets.contains(table)
+            guard notes || !fragments.isEmpty else { continue }
+            let name = "cdqi_batch_\(table)"
+            let body = (notes ? ["INSERT OR IGNORE INTO \(Self.deletedTable.dropFirst(5)) VALUES (OLD.Z_ENT, OLD.Z_PK)"] : []) + fragments
+            triggers.append((name, "CREATE TEMP TRIGGER \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
+                + body.map { $0 + "; " }.joined() + "END"))
         }
     }
 
@@ -107,7 +112,7 @@ struct DeleteRuleTriggers {
     private func nullifying(_ table: String, _ columns: [String], where condition: String) -> [String] {
         let sets = (columns.map { "\($0) = NULL" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
         return [
-            "INSERT INTO \(Self.updatedTable.dropFirst(5)) SELECT Z_ENT, Z_PK FROM \(table) WHERE \(condition)",
+            "INSERT OR IGNORE INTO \(Self.updatedTable.dropFirst(5)) SELECT Z_ENT, Z_PK FROM \(table) WHERE \(condition)",
             "UPDATE \(table) SET \(sets) WHERE \(condition)",
         ]
     }

@@ -92,13 +92,19 @@ extension ManagedObjectContext {
             }
         }
         let matched = ids(written.matched)
-        var deleted = ids(written.alsoDeleted)
-        var updated = ids(written.alsoUpdated)
-        if matchedAreDeleted { deleted = matched + deleted } else { updated = matched + updated }
-        // A row both nullified and then deleted (by a cascade) is deleted.
-        let deletedSet = Set(deleted)
-        updated = Array(Set(updated).subtracting(deletedSet))
-        deleted = Array(deletedSet)
+        var updatedRows = written.alsoUpdated
+        if !updatedRows.isEmpty {
+            // A row changed by a nullify and then deleted (by a cascade) is deleted. The rows changed are
+            // few (the destinations of the deleted rows): the deleted ones are looked up among them.
+            var changed = Set(updatedRows)
+            for row in written.alsoDeleted { changed.remove(row) }
+            if matchedAreDeleted { for row in written.matched { changed.remove(row) } }
+            updatedRows = updatedRows.filter { changed.contains($0) }
+        }
+        // A row may be both returned by the statement and noted by a cascade (a tree in one table):
+        // merging it twice does nothing more.
+        let deleted = (matchedAreDeleted ? matched : []) + ids(written.alsoDeleted)
+        let updated = (matchedAreDeleted ? [] : matched) + ids(updatedRows)
         mergeStoreChanges(updated: updated, deleted: deleted)
         if !(updated.isEmpty && deleted.isEmpty) {
             coordinator.broadcast(SaveChanges(inserted: [], updated: updated, deleted: deleted), from: mergeInbox)
