@@ -329,6 +329,23 @@ struct BatchRequestTests {
         #expect(try people[3].value(forKey: "salary") as? Int64 == 400)
     }
 
+    @Test("a context holding no objects, with no followers, counts what it wrote without reading rows back")
+    func countWithoutRows() throws {
+        let (coordinator, _, cleanUp) = try Self.coordinator()
+        defer { cleanUp() }
+        try Self.seed(ManagedObjectContext(coordinator: coordinator))
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        var delete = try Self.deleteRequest("Employee", "salary < 250")
+        delete.resultType = .count
+        #expect(try fresh.execute(delete) == .count(2))
+        var update = BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .value(1)])
+        update.resultType = .count
+        #expect(try fresh.execute(update) == .count(2))
+        #expect(try Self.rows(coordinator, "SELECT ZNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME")
+            == [["Cy", "1", "2"], ["Max", "1", "2"]])
+        #expect(try Self.rows(coordinator, "SELECT COUNT(*) FROM ZBADGE") == [["0"]])
+    }
+
     @Test("optimistic locking: an object edited before a batch update conflicts at save, or merges per policy")
     func optimisticLocking() throws {
         let (coordinator, _, cleanUp) = try Self.coordinator()

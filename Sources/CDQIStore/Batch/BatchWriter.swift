@@ -13,8 +13,10 @@ struct BatchWriter {
 
     /// What a batch wrote.
     struct Written {
-        /// The rows the request's predicate matched.
+        /// The rows the request's predicate matched (when the statement returned them).
         var matched: [Row] = []
+        /// How many rows the statement itself deleted or changed.
+        var matchedCount = 0
         /// Rows deleted by cascades.
         var alsoDeleted: [Row] = []
         /// Rows changed by nullify rules.
@@ -23,16 +25,16 @@ struct BatchWriter {
 
     /// Runs a batch delete with its delete-rule triggers.
     func delete(_ statement: SQLFragment, request: FetchRequest, triggers: DeleteRuleTriggers) throws -> Written {
-        guard !triggers.triggers.isEmpty else { return Written(matched: try run(statement, request: request)) }
+        guard !triggers.triggers.isEmpty else { return try written(by: statement, request: request) }
         try connection.execute("CREATE TEMP TABLE \(DeleteRuleTriggers.deletedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
         try connection.execute("CREATE TEMP TABLE \(DeleteRuleTriggers.updatedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
         // A cascade within one table (a tree) fires the table's trigger from inside itself.
         try connection.execute("PRAGMA recursive_triggers = ON")
         defer { try? connection.execute("PRAGMA recursive_triggers = OFF") }
         for trigger in triggers.triggers { try connection.execute(trigger.sql) }
-        var written = Written()
+        var written: Written
         do {
-            written.matched = try run(statement, request: request)
+            written = try self.written(by: statement, request: request)
         } catch let error as SQLiteError {
             if let refusal = Self.refusal(in: error, triggers) { throw refusal.error }
             throw error
@@ -47,7 +49,13 @@ struct BatchWriter {
 
     /// Runs a batch update.
     func update(_ statement: SQLFragment) throws -> Written {
-        Written(matched: try run(statement, request: nil))
+        try written(by: statement, request: nil)
+    }
+
+    /// Runs the request's statement: its rows when it returns them, and how many it wrote.
+    private func written(by statement: SQLFragment, request: FetchRequest?) throws -> Written {
+        let matched = try run(statement, request: request)
+        return Written(matched: matched, matchedCount: matched.isEmpty ? connection.changes : matched.count)
     }
 
     /// The refusal a trigger raised, if the error is one.

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
         let builder = BatchStatementBuilder(model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier)
         let table: String, statement: SQLFragment
         do {
-            (table, statement) = try builder.delete(fetch, returning: true)
+            (table, statement) = try builder.delete(fetch, returning: needsRows(request.resultType))
         } catch {
             throw .predicate(error)
         }
@@ -56,11 +56,19 @@ extension ManagedObjectContext {
     ///   their IDs.
     public func execute(_ request: BatchUpdateRequest) throws(BatchError) -> BatchResult {
         let builder = BatchStatementBuilder(model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier)
-        let statement = try builder.update(request, returning: true)
+        let statement = try builder.update(request, returning: needsRows(request.resultType))
         let written = try runBatch { connection throws in
             try BatchWriter(connection: connection).update(statement)
         }
         return finishBatch(written, resultType: request.resultType, matchedAreDeleted: false)
+    }
+
+    /// Whether the rows a batch statement writes must be read back: for an `.objectIDs` result, or to
+    /// merge them into this context (when it holds objects) or the contexts following the coordinator.
+    /// Otherwise the statement returns nothing (reading back every row is most of a batch's cost
+    /// beyond SQLite's own).
+    private func needsRows(_ resultType: BatchResultType) -> Bool {
+        resultType == .objectIDs || registered.count > 0 || coordinator.hasFollowers
     }
 
     /// Runs a batch in one write transaction on the coordinator's store, with its errors typed.
@@ -111,7 +119,7 @@ extension ManagedObjectContext {
         }
         switch resultType {
         case .statusOnly: return .status(true)
-        case .count: return .count(written.matched.count)
+        case .count: return .count(written.matchedCount)
         case .objectIDs: return .objectIDs(matched)
         }
     }
