@@ -338,6 +338,8 @@ struct BatchRequestTests {
         var delete = try Self.deleteRequest("Employee", "salary < 250")
         delete.resultType = .count
         #expect(try fresh.execute(delete) == .count(2))
+        // Ann and Bob left D1: its version grew once per employee removed (a trigger per row, as Core Data's).
+        #expect(try Self.rows(coordinator, "SELECT ZNAME, Z_OPT FROM ZDEPARTMENT ORDER BY ZNAME") == [["D1", "3"], ["D2", "1"], ["D3", "1"]])
         var update = BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .value(1)])
         update.resultType = .count
         #expect(try fresh.execute(update) == .count(2))

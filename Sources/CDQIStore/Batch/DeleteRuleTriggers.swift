@@ -40,12 +40,16 @@ struct DeleteRuleTriggers {
 
     private let model: ManagedObjectModel
     private let schema: StoreSchema
+    /// Whether rows deleted by cascades and changed by nullifies are noted (for merging into contexts).
+    private let notesRows: Bool
 
     /// Plans the triggers for a batch delete of rows of `rootTable`; none when no relationship of the
-    /// table's entities needs one.
-    init(model: ManagedObjectModel, schema: StoreSchema, rootTable: String) throws(BatchError) {
+    /// table's entities needs one. Without `notesRows` the rows cascades and nullifies write are not noted
+    /// (no context needs them).
+    init(model: ManagedObjectModel, schema: StoreSchema, rootTable: String, notesRows: Bool = true) throws(BatchError) {
         self.model = model
         self.schema = schema
+        self.notesRows = notesRows
         var queue = [rootTable]
         var reached: Set<String> = [rootTable]
         var cascadeTargets: Set<String> = []
@@ -62,7 +66,7 @@ struct DeleteRuleTriggers {
         for (table, fragments) in bodies {
             // Rows a cascade deletes are noted; the rows the statement itself deletes are returned by it
             // (its table is noted too when a cascade reaches it, a tree in one table).
-            let notes = cascadeTargets.contains(table)
+            let notes = notesRows && cascadeTargets.contains(table)
             guard notes || !fragments.isEmpty else { continue }
             let name = "cdqi_batch_\(table)"
             let body = (notes ? ["INSERT OR IGNORE INTO \(Self.deletedTable.dropFirst(5)) VALUES (OLD.Z_ENT, OLD.Z_PK)"] : []) + fragments
@@ -111,10 +115,8 @@ struct DeleteRuleTriggers {
     /// given columns set to NULL.
     private func nullifying(_ table: String, _ columns: [String], where condition: String) -> [String] {
         let sets = (columns.map { "\($0) = NULL" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
-        return [
-            "INSERT OR IGNORE INTO \(Self.updatedTable.dropFirst(5)) SELECT Z_ENT, Z_PK FROM \(table) WHERE \(condition)",
-            "UPDATE \(table) SET \(sets) WHERE \(condition)",
-        ]
+        let note = "INSERT OR IGNORE INTO \(Self.updatedTable.dropFirst(5)) SELECT Z_ENT, Z_PK FROM \(table) WHERE \(condition)"
+        return (notesRows ? [note] : []) + ["UPDATE \(table) SET \(sets) WHERE \(condition)"]
     }
 
     private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {

@@ -31,12 +31,14 @@ extension ManagedObjectContext {
         guard coordinator.layout.entity(named: fetch.entityName) != nil else { throw .unknownEntity(fetch.entityName) }
         let builder = BatchStatementBuilder(model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier)
         let table: String, statement: SQLFragment
+        let needsRows = needsRows(request.resultType)
         do {
-            (table, statement) = try builder.delete(fetch, returning: needsRows(request.resultType))
+            (table, statement) = try builder.delete(fetch, returning: needsRows)
         } catch {
             throw .predicate(error)
         }
-        let triggers = try DeleteRuleTriggers(model: coordinator.model, schema: coordinator.layout.schema, rootTable: table)
+        let triggers = try DeleteRuleTriggers(
+            model: coordinator.model, schema: coordinator.layout.schema, rootTable: table, notesRows: needsRows)
         let written = try runBatch { connection throws in
             try BatchWriter(connection: connection).delete(statement, request: fetch, triggers: triggers)
         }
