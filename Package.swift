@@ -85,7 +85,7 @@ let package = Package(
             ]
         ),
         // A child process the store tests kill in the middle of saves.
-        .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel"], path: "Tests/CrashWriter"),
+        .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"], path: "Tests/CrashWriter"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.

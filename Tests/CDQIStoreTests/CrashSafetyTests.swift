@@ -78,6 +78,59 @@ struct CrashSafetyTests {
         #expect(acknowledged > 0)
     }
 
+    @Test("SIGKILL at random moments during batch updates and deletes: each batch is all or nothing, acknowledged ones are there")
+    func killDuringBatchWrites() throws {
+        let binary = try writer()
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let store = folder.appendingPathComponent("BatchCrash.sqlite")
+        let model = StoreTestSupport.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld")
+        var random = SeededGenerator(seed: 7)
+        var acknowledged = 0, nextBatch = 1
+        for trial in 0..<8 {
+            let output = folder.appendingPathComponent("batch-acks-\(trial)")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: output)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [model.path, store.path, String(nextBatch), "batch"]
+            process.standardOutput = handle
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try handle.close()
+            let acks = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                .split(separator: "\n").compactMap { $0.hasPrefix("ACK ") ? Int($0.dropFirst(4)) : nil }
+
+            let reopened = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)
+            func column(_ sql: String) throws -> [String] {
+                let statement = try reopened.connection.prepareUncached(sql)
+                var values: [String] = []
+                while try statement.step() { values.append(statement.string(0)) }
+                return values
+            }
+            #expect(try column("PRAGMA integrity_check") == ["ok"])
+            // Per batch N (ZSALARY is N as saved, -N once batch-updated): 25 rows at N, 25 at -N with
+            // Z_OPT 2, or 20 at -N with Z_OPT 2 after the batch delete; never a mix.
+            let shapes = try column("""
+                SELECT COUNT(*) || ' ' || (MIN(ZSALARY) = MAX(ZSALARY)) || ' ' || (MIN(ZSALARY) < 0) || ' ' || MIN(Z_OPT) || ' ' || MAX(Z_OPT)
+                FROM ZEMPLOYEE GROUP BY ZLASTNAME
+                """)
+            #expect(shapes.allSatisfy { ["25 1 0 1 1", "25 1 1 2 2", "20 1 1 2 2"].contains($0) }, "a batch was half written: \(shapes)")
+            for batch in acks {
+                #expect(try column("SELECT COUNT(*) || ' ' || MIN(ZSALARY) FROM ZEMPLOYEE WHERE ZLASTNAME = 'batch \(batch)'")
+                    == ["20 -\(batch)"], "acknowledged batch \(batch) is not complete")
+            }
+            let highest = Int(try column("SELECT COALESCE(MAX(ABS(ZSALARY)), 0) FROM ZEMPLOYEE").first ?? "0") ?? 0
+            acknowledged += acks.count
+            nextBatch = highest + 1
+        }
+        print("batch crash safety: \(acknowledged) acknowledged batches, \(nextBatch - 1) stored, no damage")
+        #expect(acknowledged > 0)
+    }
+
     @Test("2 to 4 processes opening one new store together: each opens it and saves, none sees a half-made store")
     func concurrentCreation() throws {
         let binary = try writer()

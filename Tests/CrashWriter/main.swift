@@ -2,13 +2,16 @@
 // batch, and writes "ACK <batch>" to standard output (unbuffered) only after a save has returned.
 // The test kills it with SIGKILL at a random moment and checks the store. If the test process dies
 // first (a crash elsewhere in the suite), the writer stops on its own rather than run forever.
+// With a fourth argument `batch`, each batch is followed by a batch update (the batch's salaries become
+// negative) and a batch delete (its employees e0…e4) before it is acknowledged.
 import CDQIModel
+import CDQIPredicate
 import CDQIStore
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let first = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: cdqi-crash-writer MODEL STORE FIRST-BATCH\n".utf8))
+guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "batch"), let first = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: cdqi-crash-writer MODEL STORE FIRST-BATCH [batch]\n".utf8))
     exit(64)
 }
 do {
@@ -31,6 +34,14 @@ do {
         }
         try context.save()
         context.reset()
+        if arguments.count == 5 {
+            _ = try context.execute(BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "lastName == %@", "batch \(batch)"),
+                propertiesToUpdate: ["salary": .value(Int32(-batch))]))
+            _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(
+                entityName: "Employee",
+                predicate: try PredicateNode(format: "lastName == %@ AND firstName IN %@", "batch \(batch)", ["e0", "e1", "e2", "e3", "e4"]))))
+        }
         let line = Array("ACK \(batch)\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         batch += 1

@@ -92,6 +92,29 @@ import Testing
         #expect(try db.perform { ctx in try ctx.batchDelete(PredicateABCD.all.where(\PredicateABCD.a < 50)) } == 0)
     }
 
+    /// As upstream's `NSBatchDeleteRequest`: written in the store at once (a later failure of the same
+    /// `perform` does not bring the rows back), on saved rows only (an object inserted in the same
+    /// `perform` is neither counted nor deleted).
+    @Test func batchDeleteRunsInTheStoreAtOnce() throws {
+        let db = try abcd()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.perform { ctx in
+                #expect(try ctx.batchDelete(PredicateABCD.all.where(\PredicateABCD.a >= 70)) == 2)
+                throw Stop()
+            }
+        }
+        // 70 and 90 are gone although the perform threw; 10, 30, 50 stay.
+        #expect(try db.perform { ctx in try ctx.fetch(PredicateABCD.all.sort(\.a), \.a) } == [10, 30, 50])
+        let deleted = try db.perform { ctx in
+            try ctx.insert(PredicateABCD(a: 5, b: 15))
+            return try ctx.batchDelete(PredicateABCD.all.where(\PredicateABCD.a < 20))
+        }
+        // 10 was deleted in the store; 5 was not saved yet when the batch ran, and is saved by the perform.
+        #expect(deleted == 1)
+        #expect(try db.perform { ctx in try ctx.fetch(PredicateABCD.all.sort(\.a), \.a) } == [5, 30, 50])
+    }
+
     @Test func unknownEntityIsATypedError() throws {
         let db = try abcd()
         #expect(throws: ManagedObjectContext.Error.unknownEntity("Nope")) {

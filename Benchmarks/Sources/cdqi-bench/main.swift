@@ -64,6 +64,9 @@ do {
     if selected("WP") {
         report(try runner.run(PersistenceWorkload(fixture: suite.fixture).workload(label: sizes.label.items)).summaryLine)
     }
+    if selected(BatchWriteWorkload.id) {
+        for workload in try BatchWriteWorkload.workloads(suite: suite) { report(try runner.run(workload).summaryLine) }
+    }
     if selected("Q") { report(suite.queryBuildLine()) }
     if selected(LightyearWorkload.id) { report(try LightyearWorkload.line(suite: suite, rounds: sizes.rounds)) }
     if selected("W9") {

@@ -131,6 +131,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         followersLock.withLock { followers.removeAll { $0.inbox == nil || $0.inbox === inbox } }
     }
 
+    /// Whether some context follows this coordinator's saves (see
+    /// ``ManagedObjectContext/automaticallyMergesChangesFromParent``).
+    var hasFollowers: Bool {
+        followersLock.withLock { followers.contains { $0.inbox != nil } }
+    }
+
     /// Posts a finished save into every following context's inbox but the saver's own (`sender`).
     /// Called by the saving context before its `save()` returns.
     func broadcast(_ changes: SaveChanges, from sender: MergeInbox?) {

@@ -56,17 +56,25 @@ public final class ManagedObjectContext {
         }
     }
 
-    /// Deletes every object the request finds and returns how many.
+    /// Deletes every object the request finds in the store, at once, and returns how many: as upstream,
+    /// an `NSBatchDeleteRequest` (here ``CDQIStore/BatchDeleteRequest``) run in the store, bypassing the
+    /// context.
     ///
-    /// **Not yet a store-level batch delete.** Upstream runs an `NSBatchDeleteRequest` in the store,
-    /// bypassing the context. The store has no batch delete yet, so this deletes the objects one by
-    /// one in this context: the result and what later fetches see are the same, and the deletion is
-    /// saved with the rest of the `perform` call (so it is undone if the call throws).
+    /// - The deletion is written when this call returns, in a transaction of its own: it stays even if
+    ///   the enclosing `perform` later throws, and it does not wait for the `perform`'s save.
+    /// - It sees saved data only: an object inserted earlier in the same `perform` and not saved yet is
+    ///   neither counted nor deleted.
+    /// - Delete rules are applied in the store as Core Data applies them to batch deletes (nullify,
+    ///   cascade; a Deny rule with destinations refuses the whole batch with a thrown
+    ///   ``CDQIStore/BatchError``).
+    /// - Objects of this context whose rows were deleted become invalidated faults (unlike upstream,
+    ///   where they stay stale until merged).
     @discardableResult
     public func batchDelete<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> Int where P.Relations == Void {
-        let objects = try instance.fetch(try request.fetchRequest())
-        for object in objects { try instance.delete(object) }
-        return objects.count
+        var batch = BatchDeleteRequest(fetchRequest: try request.fetchRequest())
+        batch.resultType = .count
+        guard case .count(let count) = try instance.execute(batch) else { return 0 }
+        return count
     }
 
     // MARK: Reading
