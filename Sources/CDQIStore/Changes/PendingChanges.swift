@@ -103,6 +103,18 @@ extension ManagedObjectContext {
         announce(change)
     }
 
+    /// Makes an object's current state what the next processing compares against: a refresh or
+    /// merge changed its values, which is not a change made here.
+    func rebaseProcessedState(of object: ManagedObject) {
+        let key = ObjectIdentifier(object)
+        guard processedStates[key] != nil || object.touchedPosition >= 0 else { return }
+        if object.isLoaded {
+            processedStates[key] = ProcessedObjectState(current: object, context: self)
+        } else {
+            processedStates[key] = nil
+        }
+    }
+
     /// Forgets what was processed: everything is committed (after a save) or discarded.
     func forgetProcessedChanges() {
         processedStates.removeAll()

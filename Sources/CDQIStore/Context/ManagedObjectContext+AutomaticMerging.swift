@@ -69,6 +69,7 @@ extension ManagedObjectContext {
                     guard !object.hasChanges else { continue }
                     object.turnIntoFault()
                 }
+                rebaseProcessedState(of: object)
                 change.refreshed.insert(object)
             }
             for id in save.deleted {

@@ -116,6 +116,16 @@ extension ManagedObjectContext {
         if let foreignWrite { coordinator.announceExternal(foreignWrite) }
         coordinator.broadcast(changes, from: mergeInbox)
         announceDidSave(changes, inserted: inserted, updated: updated, deleted: deleted)
+        if !(result.merged.isEmpty && result.rolledBack.isEmpty) {
+            // The merge policy put the store's values into these objects: they are refreshed.
+            var refreshed = ObjectsDidChange()
+            refreshed.isMerge = true
+            for object in updated
+            where result.merged[ObjectIdentifier(object)] != nil || result.rolledBack.contains(ObjectIdentifier(object)) {
+                refreshed.refreshed.insert(object)
+            }
+            announce(refreshed)
+        }
         return changes
     }
 

@@ -289,17 +289,22 @@ public final class ManagedObjectContext {
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted and changed objects
-    /// become faults again and reload their saved values when next used.
+    /// become faults again and reload their saved values when next used. Posts
+    /// ``didChangeObjectsNotification``: the inserted objects as deleted, the others as refreshed.
     public func rollback() {
+        var change = ObjectsDidChange()
         for object in touched.values {
             if object.insertedFlag {
                 unregister(object)
                 object.insertedFlag = false
+                change.deleted.insert(object)
             } else {
                 object.deletedFlag = false
                 object.turnIntoFault()
+                change.refreshed.insert(object)
             }
         }
+        defer { announce(change) }
         touched.removeAll()
         forgetProcessedChanges()
         // Loaded to-many relationships of unchanged objects may list objects that were just removed.
@@ -337,6 +342,7 @@ public final class ManagedObjectContext {
             object.deletedFlag = false
             object.turnIntoFault()
             touched.remove(object)
+            processedStates[ObjectIdentifier(object)] = nil
             return
         }
         do {
@@ -344,6 +350,7 @@ public final class ManagedObjectContext {
         } catch {
             throw .object(error)
         }
+        rebaseProcessedState(of: object)
     }
 
     func unregister(_ object: ManagedObject) {

@@ -182,6 +182,7 @@ extension ManagedObjectContext {
                     object.turnIntoFault()
                 }
             }
+            rebaseProcessedState(of: object)
             change.refreshed.insert(object)
         }
         for id in deleted {

@@ -38,13 +38,12 @@ enum ChangeTestSupport {
     }
 
     /// §7's request: Items with `rank >= 0`, by group then rank (then name, so ties never depend on IDs).
-    static func request() throws -> FetchRequest {
+    /// Without `byName`, §7's request exactly (name is then no key).
+    static func request(byName: Bool = true) throws -> FetchRequest {
         FetchRequest(
             entityName: "Item", predicate: try PredicateNode(format: "rank >= 0", argumentArray: []),
-            sortDescriptors: [
-                FetchSortDescriptor(keyPath: "group"), FetchSortDescriptor(keyPath: "rank"),
-                FetchSortDescriptor(keyPath: "name"),
-            ])
+            sortDescriptors: [FetchSortDescriptor(keyPath: "group"), FetchSortDescriptor(keyPath: "rank")]
+                + (byName ? [FetchSortDescriptor(keyPath: "name")] : []))
     }
 }
 
