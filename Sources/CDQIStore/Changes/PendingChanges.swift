@@ -67,11 +67,22 @@ extension ManagedObjectContext {
     /// count, at the start of ``save()``, at the end of ``perform(_:)`` and ``performAndWait(_:)``, and
     /// when called.
     public func processPendingChanges() {
+        processPendingChanges(recording: true)
+    }
+
+    /// With `recording` false (a save, which forgets the states once written), the states are not
+    /// kept, and objects inserted since the last processing are reported without working out theirs.
+    func processPendingChanges(recording: Bool) {
         guard !touched.values.isEmpty || !processedStates.isEmpty else { return }
         var change = ObjectsDidChange()
         var seen = Set<ObjectIdentifier>()
         for object in touched.values {
             let key = ObjectIdentifier(object)
+            if !recording, object.insertedFlag, processedStates[key] == nil {
+                // New since the last processing: inserted unless deleted again.
+                if object.managedObjectContext === self && !object.deletedFlag { change.inserted.insert(object) }
+                continue
+            }
             seen.insert(key)
             let earlier = processedStates[key] ?? ProcessedObjectState(committed: object)
             let now = ProcessedObjectState(current: object, context: self)
@@ -90,7 +101,7 @@ extension ManagedObjectContext {
             case (false, false):
                 break
             }
-            processedStates[key] = now
+            if recording { processedStates[key] = now }
         }
         // Objects processed before that have left the list since: inserted then deleted, or refreshed.
         for (key, earlier) in processedStates where !seen.contains(key) {

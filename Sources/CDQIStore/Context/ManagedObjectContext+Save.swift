@@ -18,7 +18,7 @@ extension ManagedObjectContext {
     ///   or a store error. A failed save writes nothing and leaves the context exactly as it was.
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
-        processPendingChanges()
+        processPendingChanges(recording: false)
         if touched.values.contains(where: \.hasChanges) { announceWillSave() }
         // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
         touched.values.forEachUnretained { _, object in if object.hasChanges { object.willSave() } }
