@@ -41,22 +41,33 @@ public final class FetchedResultsController: ContextChangeObserver {
     public let cacheName: String?
     /// Told about changes; the controller tracks changes only while it has one. Not retained.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
+    /// Whether the delegate gets a ``FetchedResultsSnapshot`` of the whole results after each fetch
+    /// and change (`controller(_:didChangeContentWith:)`). Off by default: a snapshot costs time in
+    /// proportion to the results, the other callbacks in proportion to the change.
+    public var deliversSnapshots = false
 
-    /// One result: the object, its sort keys and section name as it was placed.
+    /// One result: the object, its sort keys, section name and ID as it was placed (the ID breaks ties,
+    /// as fetches break them by primary key).
     struct Entry {
         let object: ManagedObject
         let keys: [StoredValue]
         let section: String
+        let tie: ManagedObjectID
     }
 
-    /// The results in order; `nil` before the first fetch.
-    private var entries: [Entry]?
-    /// Each result's position in `entries`.
-    private var positions: [ObjectIdentifier: Int] = [:]
-    /// The sections as runs of `entries`.
-    private var sectionRuns: [(name: String, range: Range<Int>)] = []
+    /// One section's results, in order.
+    struct Section {
+        var name: String
+        var entries: [Entry]
+    }
+
+    /// The sections (one, possibly empty, without a section key path); `nil` before the first fetch.
+    private var store: [Section]?
+    /// Each result's entry, by object identity: membership, and the keys it is placed by.
+    private var members: [ObjectIdentifier: Entry] = [:]
     /// The top-level keys the sort descriptors and section key path read.
     private let keyNames: Set<String>
+    private let order: EntryOrder
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
     public init(
@@ -70,6 +81,7 @@ public final class FetchedResultsController: ContextChangeObserver {
         var names = Set(fetchRequest.sortDescriptors.compactMap { $0.keyPath.split(separator: ".").first.map(String.init) })
         if let key = sectionNameKeyPath?.split(separator: ".").first { names.insert(String(key)) }
         keyNames = names
+        order = EntryOrder(descriptors: fetchRequest.sortDescriptors)
     }
 
     deinit {
@@ -95,7 +107,7 @@ public final class FetchedResultsController: ContextChangeObserver {
         for object in objects { fetched.append(try entry(for: object)) }
         install(fetched)
         managedObjectContext.addChangeObserver(self)
-        delegate?.controller(self, didChangeContentWith: snapshot(reloaded: []))
+        if deliversSnapshots { delegate?.controller(self, didChangeContentWith: snapshot(reloaded: [])) }
     }
 
     private func entry(for object: ManagedObject) throws -> Entry {
@@ -105,7 +117,7 @@ public final class FetchedResultsController: ContextChangeObserver {
             keys.append(try InMemoryOrder.value(of: object, at: descriptor.keyPath))
         }
         let section = try sectionNameKeyPath.map { Self.sectionName(try InMemoryOrder.value(of: object, at: $0)) } ?? ""
-        return Entry(object: object, keys: keys, section: section)
+        return Entry(object: object, keys: keys, section: section, tie: object.objectID)
     }
 
     /// The name of a section value, as Core Data makes it: its description; an object's URI; `""` for nil.
@@ -125,42 +137,46 @@ public final class FetchedResultsController: ContextChangeObserver {
         }
     }
 
+    /// Takes a whole sorted list as the results.
     private func install(_ list: [Entry]) {
-        entries = list
-        positions = Dictionary(uniqueKeysWithValues: list.enumerated().map { (ObjectIdentifier($1.object), $0) })
-        sectionRuns = Self.runs(of: list, sectioned: sectionNameKeyPath != nil)
-    }
-
-    private static func runs(of list: [Entry], sectioned: Bool) -> [(name: String, range: Range<Int>)] {
-        guard sectioned else { return [("", 0..<list.count)] }
-        var runs: [(name: String, range: Range<Int>)] = []
-        var start = 0
-        for index in list.indices where index == list.count - 1 || list[index + 1].section != list[index].section {
-            runs.append((list[index].section, start..<(index + 1)))
-            start = index + 1
+        var sections: [Section] = []
+        var members: [ObjectIdentifier: Entry] = [:]
+        members.reserveCapacity(list.count)
+        for entry in list {
+            members[ObjectIdentifier(entry.object)] = entry
+            if sectionNameKeyPath != nil, sections.last?.name != entry.section {
+                sections.append(Section(name: entry.section, entries: [entry]))
+            } else if sections.isEmpty {
+                sections.append(Section(name: "", entries: [entry]))
+            } else {
+                sections[sections.count - 1].entries.append(entry)
+            }
         }
-        return runs
+        if sectionNameKeyPath == nil, sections.isEmpty { sections = [Section(name: "", entries: [])] }
+        store = sections
+        self.members = members
     }
 
     // MARK: Results
 
     /// The results in order, or `nil` before ``performFetch()``.
-    public var fetchedObjects: [ManagedObject]? { entries?.map(\.object) }
+    public var fetchedObjects: [ManagedObject]? { store.map { $0.flatMap { $0.entries.map(\.object) } } }
 
     /// The sections (one, possibly empty, without a section key path), or `nil` before ``performFetch()``.
     public var sections: [FetchedResultsSectionInfo]? {
-        guard let entries else { return nil }
-        return sectionRuns.map { run in
-            FetchedResultsSectionInfo(
-                name: run.name, indexTitle: title(forSectionName: run.name), objects: entries[run.range].map(\.object))
-        }
+        store.map { $0.map(info(of:)) }
+    }
+
+    private func info(of section: Section) -> FetchedResultsSectionInfo {
+        FetchedResultsSectionInfo(
+            name: section.name, indexTitle: title(forSectionName: section.name), objects: section.entries.map(\.object))
     }
 
     /// The index titles of the sections, in order, each once.
     public var sectionIndexTitles: [String] {
         var titles: [String] = []
-        for run in sectionRuns {
-            if let title = title(forSectionName: run.name), !titles.contains(title) { titles.append(title) }
+        for section in store ?? [] {
+            if let title = title(forSectionName: section.name), !titles.contains(title) { titles.append(title) }
         }
         return titles
     }
@@ -168,8 +184,9 @@ public final class FetchedResultsController: ContextChangeObserver {
     /// The section whose index title is `title`, at position `index` of ``sectionIndexTitles``: the
     /// first section with that title, or `nil`.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int? {
-        guard sectionIndexTitles.indices.contains(index), sectionIndexTitles[index] == title else { return nil }
-        return sectionRuns.firstIndex { self.title(forSectionName: $0.name) == title }
+        let titles = sectionIndexTitles
+        guard titles.indices.contains(index), titles[index] == title else { return nil }
+        return (store ?? []).firstIndex { self.title(forSectionName: $0.name) == title }
     }
 
     /// The default index title of a section: the uppercased first character of its name; `nil` for `""`.
@@ -184,40 +201,47 @@ public final class FetchedResultsController: ContextChangeObserver {
 
     /// The object at `[section, row]`, or `nil` when there is none (Core Data raises instead).
     public func object(at indexPath: IndexPath) -> ManagedObject? {
-        guard indexPath.count == 2, let entries, sectionRuns.indices.contains(indexPath[0]) else { return nil }
-        let run = sectionRuns[indexPath[0]].range
-        let row = indexPath[1]
-        guard row >= 0, row < run.count else { return nil }
-        return entries[run.lowerBound + row].object
+        guard indexPath.count == 2, let store, store.indices.contains(indexPath[0]) else { return nil }
+        let entries = store[indexPath[0]].entries
+        return entries.indices.contains(indexPath[1]) ? entries[indexPath[1]].object : nil
     }
 
     /// The `[section, row]` of an object, or `nil` when it is not in the results.
     public func indexPath(forObject object: ManagedObject) -> IndexPath? {
-        guard let position = positions[ObjectIdentifier(object)] else { return nil }
-        return indexPath(ofPosition: position, in: sectionRuns)
+        guard let store, let entry = members[ObjectIdentifier(object)], let (section, row) = locate(entry, in: store)
+        else { return nil }
+        return IndexPath(indexes: [section, row])
     }
 
-    private func indexPath(ofPosition position: Int, in runs: [(name: String, range: Range<Int>)]) -> IndexPath? {
-        // Binary search over the runs (they are in order and cover the list).
-        var low = 0, high = runs.count - 1
-        while low <= high {
+    /// Where an entry of the results is, by binary search on the sort order (O(log n)).
+    private func locate(_ entry: Entry, in sections: [Section]) -> (section: Int, row: Int)? {
+        // The first section whose last entry is not before the entry.
+        var low = 0, high = sections.count
+        while low < high {
             let middle = (low + high) / 2
-            let range = runs[middle].range
-            if position < range.lowerBound {
-                high = middle - 1
-            } else if position >= range.upperBound {
-                low = middle + 1
-            } else {
-                return IndexPath(indexes: [middle, position - range.lowerBound])
-            }
+            if let last = sections[middle].entries.last, order.precedes(last, entry) { low = middle + 1 } else { high = middle }
         }
-        return nil
+        guard low < sections.count else { return nil }
+        let row = insertionRow(of: entry, in: sections[low].entries)
+        let entries = sections[low].entries
+        guard entries.indices.contains(row), entries[row].object === entry.object else { return nil }
+        return (low, row)
+    }
+
+    /// The first row whose entry is not before `entry`.
+    private func insertionRow(of entry: Entry, in entries: [Entry]) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order.precedes(entries[middle], entry) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private func snapshot(reloaded: Set<ManagedObjectID>) -> FetchedResultsSnapshot {
-        let list = entries ?? []
+        let sections = store ?? []
         return FetchedResultsSnapshot(
-            sectionNames: sectionRuns.map(\.name), items: sectionRuns.map { list[$0.range].map(\.object.objectID) },
+            sectionNames: sections.map(\.name), items: sections.map { $0.entries.map(\.object.objectID) },
             reloadedItemIdentifiers: reloaded)
     }
 
@@ -226,7 +250,7 @@ public final class FetchedResultsController: ContextChangeObserver {
     func context(_ context: ManagedObjectContext, didSave changes: SaveChanges) {}
 
     func context(_ context: ManagedObjectContext, didChange change: ObjectsDidChange) {
-        guard delegate != nil, entries != nil, !change.invalidatedAll else { return }
+        guard delegate != nil, store != nil, !change.invalidatedAll else { return }
         do {
             try apply(change)
         } catch {
@@ -251,28 +275,37 @@ public final class FetchedResultsController: ContextChangeObserver {
         case insert, delete, keyChange, update
     }
 
+    /// A changed object: its kind, its entries before and after, and its places.
+    private struct Changed {
+        let object: ManagedObject
+        var kind: Kind
+        var old: Entry?
+        var new: Entry?
+        var oldPath: (section: Int, row: Int)?
+        var newPath: (section: Int, row: Int)?
+        var oldIndex = 0
+        var newIndex = 0
+    }
+
     private func apply(_ change: ObjectsDidChange) throws {
-        guard let old = entries, let delegate else { return }
-        var kinds: [ObjectIdentifier: Kind] = [:]
-        var placed: [Entry] = []
+        guard var sections = store, let delegate else { return }
+        var changed: [ObjectIdentifier: Changed] = [:]
         func consider(_ object: ManagedObject, refreshed: Bool) throws {
             let key = ObjectIdentifier(object)
-            guard kinds[key] == nil, belongs(object) else { return }
-            let wasIn = positions[key] != nil
+            guard changed[key] == nil, belongs(object) else { return }
+            let old = members[key]
             var isIn = !object.isDeleted && object.managedObjectContext === managedObjectContext
             if isIn, let predicate = fetchRequest.predicate { isIn = try predicate.evaluate(with: object) }
-            switch (wasIn, isIn) {
+            switch (old != nil, isIn) {
             case (false, true):
-                kinds[key] = .insert
-                placed.append(try entry(for: object))
+                changed[key] = Changed(object: object, kind: .insert, new: try entry(for: object))
             case (true, false):
-                kinds[key] = .delete
+                changed[key] = Changed(object: object, kind: .delete, old: old)
             case (true, true):
                 if refreshed || !change.changedKeys(of: object).isDisjoint(with: keyNames) {
-                    kinds[key] = .keyChange
-                    placed.append(try entry(for: object))
+                    changed[key] = Changed(object: object, kind: .keyChange, old: old, new: try entry(for: object))
                 } else {
-                    kinds[key] = .update
+                    changed[key] = Changed(object: object, kind: .update, old: old, new: old)
                 }
             case (false, false):
                 break
@@ -280,7 +313,7 @@ public final class FetchedResultsController: ContextChangeObserver {
         }
         for object in change.deleted.union(change.invalidated) {
             let key = ObjectIdentifier(object)
-            if positions[key] != nil { kinds[key] = .delete }
+            if let old = members[key] { changed[key] = Changed(object: object, kind: .delete, old: old) }
         }
         for object in change.inserted { try consider(object, refreshed: false) }
         for object in change.updated { try consider(object, refreshed: false) }
@@ -296,158 +329,193 @@ public final class FetchedResultsController: ContextChangeObserver {
                 throw error
             }
         }
-        guard !kinds.isEmpty else { return }
+        guard !changed.isEmpty else { return }
 
-        // The new list: the kept entries in their order, merged with the placed ones in sort order.
-        let order = EntryOrder(descriptors: fetchRequest.sortDescriptors)
-        placed.sort(by: order.precedes)
-        var new: [Entry] = []
-        new.reserveCapacity(old.count + placed.count)
-        var next = 0
-        for entry in old {
-            switch kinds[ObjectIdentifier(entry.object)] {
-            case .delete?, .keyChange?: continue
-            default: break
-            }
-            while next < placed.count, order.precedes(placed[next], entry) {
-                new.append(placed[next])
-                next += 1
-            }
-            new.append(entry)
+        // Old places, before anything moves.
+        let oldNames = sections.map(\.name)
+        let oldOffsets = Self.offsets(of: sections)
+        for (key, item) in changed {
+            guard let old = item.old, let path = locate(old, in: sections) else { continue }
+            changed[key]?.oldPath = path
+            changed[key]?.oldIndex = oldOffsets[path.section] + path.row
         }
-        new.append(contentsOf: placed[next...])
+        // The sections are changed in place: the stored copy is let go so that they are not copied.
+        store = nil
 
-        let oldRuns = sectionRuns
-        let oldPositions = positions
-        install(new)
-        let newRuns = sectionRuns
+        // Take out the deleted and key-changed entries (from the bottom up), then empty sections.
+        let removed = changed.values.filter { $0.kind == .delete || $0.kind == .keyChange }
+            .compactMap(\.oldPath).sorted { ($0.section, $0.row) > ($1.section, $1.row) }
+        // What each old section lost, in order (a deleted section's objects, for its callback).
+        var removedBySection: [Int: [ManagedObject]] = [:]
+        for path in removed {
+            let entry = sections[path.section].entries.remove(at: path.row)
+            removedBySection[path.section, default: []].insert(entry.object, at: 0)
+        }
+        if sectionNameKeyPath != nil { sections.removeAll { $0.entries.isEmpty } }
+        // Put in the inserted and key-changed ones.
+        let placed = changed.values.filter { $0.kind == .insert || $0.kind == .keyChange }.compactMap(\.new)
+            .sorted(by: order.precedes)
+        for entry in placed {
+            if sectionNameKeyPath == nil {
+                sections[0].entries.insert(entry, at: insertionRow(of: entry, in: sections[0].entries))
+                continue
+            }
+            if let index = sections.firstIndex(where: { $0.name == entry.section }) {
+                sections[index].entries.insert(entry, at: insertionRow(of: entry, in: sections[index].entries))
+            } else {
+                // A new section, before the first section whose first entry comes after it.
+                var low = 0, high = sections.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if let first = sections[middle].entries.first, order.precedes(first, entry) { low = middle + 1 } else { high = middle }
+                }
+                sections.insert(Section(name: entry.section, entries: [entry]), at: low)
+            }
+        }
+        for item in changed.values {
+            let key = ObjectIdentifier(item.object)
+            members[key] = item.kind == .delete ? nil : item.new
+        }
+        store = sections
 
-        // Moves lowered to updates: those whose place among the unchanged objects stayed the same.
-        let lowered = Self.loweredMoves(old: old, new: new, kinds: kinds)
+        // New places.
+        let newOffsets = Self.offsets(of: sections)
+        for (key, item) in changed {
+            guard let new = item.new, let path = locate(new, in: sections) else { continue }
+            changed[key]?.newPath = path
+            changed[key]?.newIndex = newOffsets[path.section] + path.row
+        }
 
+        let lowered = Self.loweredMoves(changed)
         var deletes: [(ManagedObject, IndexPath)] = []
         var inserts: [(ManagedObject, IndexPath)] = []
-        var changes: [(ManagedObject, IndexPath, IndexPath?, FetchedResultsChangeType)] = []
+        var updates: [(ManagedObject, IndexPath, IndexPath?, FetchedResultsChangeType)] = []
         var reloaded: Set<ManagedObjectID> = []
-        for (key, kind) in kinds {
-            let oldPath = oldPositions[key].flatMap { indexPath(ofPosition: $0, in: oldRuns) }
-            let newPosition = positions[key]
-            let newPath = newPosition.flatMap { indexPath(ofPosition: $0, in: newRuns) }
-            let object = newPosition.map { new[$0].object } ?? oldPositions[key].map { old[$0].object }
-            guard let object else { continue }
-            switch kind {
+        for (key, item) in changed {
+            let oldPath = item.oldPath.map { IndexPath(indexes: [$0.section, $0.row]) }
+            let newPath = item.newPath.map { IndexPath(indexes: [$0.section, $0.row]) }
+            switch item.kind {
             case .delete:
-                if let oldPath { deletes.append((object, oldPath)) }
+                if let oldPath { deletes.append((item.object, oldPath)) }
             case .insert:
-                if let newPath { inserts.append((object, newPath)) }
+                if let newPath { inserts.append((item.object, newPath)) }
             case .update:
-                if let oldPath, let newPath { changes.append((object, oldPath, newPath, .update)) }
-                reloaded.insert(object.objectID)
+                if let oldPath, let newPath { updates.append((item.object, oldPath, newPath, .update)) }
+                reloaded.insert(item.object.objectID)
             case .keyChange:
                 guard let oldPath, let newPath else { continue }
                 if lowered.contains(key) {
-                    changes.append((object, oldPath, oldPath == newPath ? nil : newPath, .update))
+                    updates.append((item.object, oldPath, oldPath == newPath ? nil : newPath, .update))
                 } else {
-                    changes.append((object, oldPath, newPath, .move))
+                    updates.append((item.object, oldPath, newPath, .move))
                 }
-                reloaded.insert(object.objectID)
+                reloaded.insert(item.object.objectID)
             }
         }
-        let oldNames = Set(oldRuns.map(\.name)), newNames = Set(newRuns.map(\.name))
         let sectioned = sectionNameKeyPath != nil
-        let sectionInserts = sectioned ? newRuns.indices.filter { !oldNames.contains(newRuns[$0].name) } : []
-        let sectionDeletes = sectioned ? oldRuns.indices.filter { !newNames.contains(oldRuns[$0].name) } : []
+        let newNames = sections.map(\.name)
+        let oldNameSet = Set(oldNames), newNameSet = Set(newNames)
+        let sectionInserts = sectioned ? newNames.indices.filter { !oldNameSet.contains(newNames[$0]) } : []
+        let sectionDeletes = sectioned ? oldNames.indices.filter { !newNameSet.contains(oldNames[$0]) } : []
 
         delegate.controllerWillChangeContent(self)
         for (object, path) in deletes.sorted(by: { $0.1 < $1.1 }) {
             delegate.controller(self, didChange: object, at: path, for: .delete, newIndexPath: nil)
         }
         for index in sectionInserts {
-            let run = newRuns[index]
-            let info = FetchedResultsSectionInfo(
-                name: run.name, indexTitle: title(forSectionName: run.name), objects: new[run.range].map(\.object))
-            delegate.controller(self, didChange: info, atSectionIndex: index, for: .insert)
+            delegate.controller(self, didChange: info(of: sections[index]), atSectionIndex: index, for: .insert)
         }
         for index in sectionDeletes {
-            let run = oldRuns[index]
+            let name = oldNames[index]
             let info = FetchedResultsSectionInfo(
-                name: run.name, indexTitle: title(forSectionName: run.name), objects: old[run.range].map(\.object))
+                name: name, indexTitle: title(forSectionName: name), objects: removedBySection[index] ?? [])
             delegate.controller(self, didChange: info, atSectionIndex: index, for: .delete)
         }
         for (object, path) in inserts.sorted(by: { $0.1 < $1.1 }) {
             delegate.controller(self, didChange: object, at: nil, for: .insert, newIndexPath: path)
         }
-        for (object, oldPath, newPath, type) in changes.sorted(by: { $0.1 < $1.1 }) {
+        for (object, oldPath, newPath, type) in updates.sorted(by: { $0.1 < $1.1 }) {
             delegate.controller(self, didChange: object, at: oldPath, for: type, newIndexPath: newPath)
         }
         delegate.controllerDidChangeContent(self)
-        delegate.controller(self, didChangeContentWith: snapshot(reloaded: reloaded))
-        if !sectioned, let difference = Self.difference(old: old, new: new, oldPositions: oldPositions, positions: positions, kinds: kinds) {
+        if deliversSnapshots { delegate.controller(self, didChangeContentWith: snapshot(reloaded: reloaded)) }
+        if !sectioned, let difference = Self.difference(changed) {
             delegate.controller(self, didChangeContentWith: difference)
         }
     }
 
-    /// The key-changed objects (kept in the same section) that can be reported as updates: those
-    /// whose number of unchanged objects before them is the same before and after, when the lowered
-    /// objects sharing a gap between unchanged objects also keep their order.
-    private static func loweredMoves(old: [Entry], new: [Entry], kinds: [ObjectIdentifier: Kind]) -> Set<ObjectIdentifier> {
-        func ranks(_ list: [Entry], skipping skipped: Kind) -> [ObjectIdentifier: (rank: Int, order: Int, section: String)] {
-            var result: [ObjectIdentifier: (rank: Int, order: Int, section: String)] = [:]
-            var fixed = 0, order = 0
-            for entry in list {
-                let key = ObjectIdentifier(entry.object)
-                switch kinds[key] {
-                case skipped?: continue
-                case .keyChange?:
-                    result[key] = (fixed, order, entry.section)
-                    order += 1
-                default:
-                    fixed += 1
-                }
-            }
-            return result
+    /// Where each section starts in the whole list.
+    private static func offsets(of sections: [Section]) -> [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(sections.count)
+        var total = 0
+        for section in sections {
+            offsets.append(total)
+            total += section.entries.count
         }
-        let before = ranks(old, skipping: .delete)
-        let after = ranks(new, skipping: .insert)
-        var groups: [Int: [ObjectIdentifier]] = [:]
-        for (key, then) in before {
-            guard let now = after[key], now.rank == then.rank, now.section == then.section else { continue }
-            groups[then.rank, default: []].append(key)
+        return offsets
+    }
+
+    /// The key-changed objects (kept in the same section) that can be reported as updates: those
+    /// with as many unchanged objects before them after the change as before it, when the lowered
+    /// objects sharing a gap between unchanged objects also keep their order. Worked out from the
+    /// changed objects' indices alone (O(k log k) for k changes).
+    private static func loweredMoves(_ changed: [ObjectIdentifier: Changed]) -> Set<ObjectIdentifier> {
+        let items = Array(changed.values)
+        // Not fixed: gone from the old list (deleted, key-changed), or new in the new list (inserted, key-changed).
+        let oldUnfixed = items.filter { ($0.kind == .delete || $0.kind == .keyChange) && $0.oldPath != nil }
+            .map(\.oldIndex).sorted()
+        let newUnfixed = items.filter { ($0.kind == .insert || $0.kind == .keyChange) && $0.newPath != nil }
+            .map(\.newIndex).sorted()
+        func countBelow(_ value: Int, in sorted: [Int]) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        var groups: [Int: [Changed]] = [:]
+        for item in items where item.kind == .keyChange {
+            guard let old = item.old, let new = item.new, old.section == new.section, item.oldPath != nil, item.newPath != nil
+            else { continue }
+            let rankBefore = item.oldIndex - countBelow(item.oldIndex, in: oldUnfixed)
+            let rankAfter = item.newIndex - countBelow(item.newIndex, in: newUnfixed)
+            guard rankBefore == rankAfter else { continue }
+            groups[rankBefore, default: []].append(item)
         }
         var lowered: Set<ObjectIdentifier> = []
         for members in groups.values {
-            let oldOrder = members.sorted { (before[$0]?.order ?? 0) < (before[$1]?.order ?? 0) }
-            let newOrder = members.sorted { (after[$0]?.order ?? 0) < (after[$1]?.order ?? 0) }
-            if oldOrder == newOrder { lowered.formUnion(members) }
+            let byOld = members.sorted { $0.oldIndex < $1.oldIndex }.map { ObjectIdentifier($0.object) }
+            let byNew = members.sorted { $0.newIndex < $1.newIndex }.map { ObjectIdentifier($0.object) }
+            if byOld == byNew { lowered.formUnion(byOld) }
         }
         return lowered
     }
 
     /// The change as a collection difference over IDs: deletes removed, inserts inserted, updated and
     /// moved objects removed and inserted again (associated).
-    private static func difference(
-        old: [Entry], new: [Entry], oldPositions: [ObjectIdentifier: Int], positions: [ObjectIdentifier: Int],
-        kinds: [ObjectIdentifier: Kind]
-    ) -> CollectionDifference<ManagedObjectID>? {
+    private static func difference(_ changed: [ObjectIdentifier: Changed]) -> CollectionDifference<ManagedObjectID>? {
         var steps: [CollectionDifference<ManagedObjectID>.Change] = []
-        for (key, kind) in kinds {
-            let from = oldPositions[key], to = positions[key]
-            switch kind {
+        for item in changed.values {
+            let id = item.object.objectID
+            switch item.kind {
             case .delete:
-                if let from { steps.append(.remove(offset: from, element: old[from].object.objectID, associatedWith: nil)) }
+                if item.oldPath != nil { steps.append(.remove(offset: item.oldIndex, element: id, associatedWith: nil)) }
             case .insert:
-                if let to { steps.append(.insert(offset: to, element: new[to].object.objectID, associatedWith: nil)) }
+                if item.newPath != nil { steps.append(.insert(offset: item.newIndex, element: id, associatedWith: nil)) }
             case .update, .keyChange:
-                guard let from, let to else { continue }
-                steps.append(.remove(offset: from, element: old[from].object.objectID, associatedWith: to))
-                steps.append(.insert(offset: to, element: new[to].object.objectID, associatedWith: from))
+                guard item.oldPath != nil, item.newPath != nil else { continue }
+                steps.append(.remove(offset: item.oldIndex, element: id, associatedWith: item.newIndex))
+                steps.append(.insert(offset: item.newIndex, element: id, associatedWith: item.oldIndex))
             }
         }
         return CollectionDifference(steps)
     }
 }
 
-/// The order of results: by their sort keys, ties by object ID as fetches break them.
+/// The order of results: by their sort keys, ties by the object ID they were placed with, as fetches
+/// break them by primary key.
 struct EntryOrder {
     let descriptors: [FetchSortDescriptor]
 
@@ -458,6 +526,6 @@ struct EntryOrder {
                 return descriptor.ascending ? order == .orderedAscending : order == .orderedDescending
             }
         }
-        return InMemoryOrder.tieBreak(left.object.objectID, right.object.objectID)
+        return InMemoryOrder.tieBreak(left.tie, right.tie)
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// One processing of the context's changes produces, in this order (as Core Data does on iOS 26):
 /// ``controllerWillChangeContent(_:)``; object deletes (old index paths); section inserts; section
 /// deletes; object inserts (new index paths); updates and moves (old and new index paths);
-/// ``controllerDidChangeContent(_:)``; then `controller(_:didChangeContentWith:)` with a snapshot and,
+/// ``controllerDidChangeContent(_:)``; then `controller(_:didChangeContentWith:)` with a snapshot (when
+/// ``FetchedResultsController/deliversSnapshots`` is on) and,
 /// for a controller without sections, `controller(_:didChangeContentWith:)` with a collection
 /// difference. When nothing in the results changed, nothing is called. Index paths are
 /// `[section, row]`; "old" paths refer to the results before the change and "new" ones to after, as

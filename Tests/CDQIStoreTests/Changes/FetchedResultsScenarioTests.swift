@@ -33,6 +33,7 @@ struct FetchedResultsScenarioTests {
                 fetchRequest: try ChangeTestSupport.request(byName: byName), managedObjectContext: context,
                 sectionNameKeyPath: sectioned ? "group" : nil, cacheName: nil)
             controller.delegate = recorder
+            controller.deliversSnapshots = true
             try controller.performFetch()
             recorder.reset()
             before = ControllerRecorder.sections(of: controller)
