@@ -38,6 +38,10 @@ extension ManagedObjectContext {
                 let inbox = MergeInbox()
                 mergeInbox = inbox
                 coordinator.follow(inbox)
+                // Writes by other processes are looked for from now on.
+                if let (generation, _) = try? coordinator.pollExternalWrites(since: externalGeneration, waiting: true) {
+                    externalGeneration = generation
+                }
             } else if !newValue, let inbox = mergeInbox {
                 coordinator.unfollow(inbox)
                 mergeInbox = nil
@@ -46,23 +50,39 @@ extension ManagedObjectContext {
     }
 
     /// Merges the saves of other contexts posted since the last merge (see
-    /// ``automaticallyMergesChangesFromParent``); does nothing when that is off or nothing was posted.
+    /// ``automaticallyMergesChangesFromParent``), and writes of other processes to the store file (see
+    /// ``refreshIfStoreChanged()``); does nothing when that is off or nothing was posted. Posts
+    /// ``didChangeObjectsNotification`` (marked ``NotificationKey/changedByMerge``) and
+    /// ``didMergeChangesObjectIDsNotification`` when registered objects changed.
     public func processPendingMerges() {
         guard let inbox = mergeInbox else { return }
+        // Writes by other processes, unless a save holds the writer now (the next call looks again).
+        _ = try? refreshFromStore(waiting: false)
         let saves = inbox.take()
         guard !saves.isEmpty else { return }
+        var change = ObjectsDidChange()
+        change.isMerge = true
         for save in saves {
             for id in save.updated {
-                guard let object = registered[id], object.isLoaded, !object.hasChanges else { continue }
-                object.turnIntoFault()
+                guard let object = registered[id] else { continue }
+                if object.isLoaded {
+                    guard !object.hasChanges else { continue }
+                    object.turnIntoFault()
+                }
+                rebaseProcessedState(of: object)
+                change.refreshed.insert(object)
             }
             for id in save.deleted {
                 guard let object = registered[id], !object.hasChanges else { continue }
                 registered[id] = nil
                 touched.remove(object)
+                processedStates[ObjectIdentifier(object)] = nil
                 object.turnIntoFault()
                 invalidatedByMerge.append(object)
+                change.refreshed.remove(object)
+                change.invalidated.insert(object)
             }
+            change.mergedInsertedIDs.append(contentsOf: save.inserted)
         }
         // Inserts, deletes and changed to-ones change the members of relationships loaded here.
         for object in registered.values where object.isLoaded {
@@ -70,5 +90,6 @@ extension ManagedObjectContext {
                 object.toManyValues[index] = nil
             }
         }
+        announce(change)
     }
 }

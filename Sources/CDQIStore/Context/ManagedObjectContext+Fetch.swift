@@ -18,12 +18,17 @@ extension ManagedObjectContext {
     ///   from the store, ``PredicateEvaluationError`` when a changed object cannot be evaluated.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         processPendingMerges()
+        processPendingChanges()
         let objects = try fetchMatchingObjects(request)
         if !request.returnsObjectsAsFaults { try load(objects) }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
         }
         return objects
+    }
+
+    func fetchMatchingObjectsWithoutProcessing(_ request: FetchRequest) throws -> [ManagedObject] {
+        try fetchMatchingObjects(request)
     }
 
     private func fetchMatchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
@@ -45,6 +50,7 @@ extension ManagedObjectContext {
     /// The IDs of the objects ``fetch(_:)`` returns, in the same order.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
         processPendingMerges()
+        processPendingChanges()
         let pending = pendingObjects(for: request)
         if pending.isEmpty {
             let references = try coordinator.withReader { try $0.fetchObjectReferences(request) }
@@ -74,6 +80,7 @@ extension ManagedObjectContext {
     /// The number of objects ``fetch(_:)`` would return, unsaved changes and window included.
     public func count(for request: FetchRequest) throws -> Int {
         processPendingMerges()
+        processPendingChanges()
         if pendingObjects(for: request).isEmpty {
             return try coordinator.withReader { try $0.count(request) }
         }
@@ -115,7 +122,7 @@ struct InMemoryOrder {
         return keyed.map(\.object)
     }
 
-    private static func tieBreak(_ left: ManagedObjectID, _ right: ManagedObjectID) -> Bool {
+    static func tieBreak(_ left: ManagedObjectID, _ right: ManagedObjectID) -> Bool {
         switch (left.primaryKey, right.primaryKey) {
         case let (l?, r?): return l < r
         case (.some, nil): return true

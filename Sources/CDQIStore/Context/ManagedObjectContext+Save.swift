@@ -18,6 +18,8 @@ extension ManagedObjectContext {
     ///   or a store error. A failed save writes nothing and leaves the context exactly as it was.
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
+        processPendingChanges(recording: false)
+        if touched.values.contains(where: \.hasChanges) { announceWillSave() }
         // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
         touched.values.forEachUnretained { _, object in if object.hasChanges { object.willSave() } }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
@@ -46,6 +48,7 @@ extension ManagedObjectContext {
         if !updatedInOrder { updated.sort(by: Self.savedOrder) }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             touched.removeAll()
+            forgetProcessedChanges()
             return SaveChanges()
         }
         var validation = SaveValidation()
@@ -70,14 +73,24 @@ extension ManagedObjectContext {
         let result: SaveResult
         // The writer hands each inserted object its new key; a failed save takes them back.
         var written = false
+        var foreignWrite: ExternalWriteTracker.Entry?
         defer { if !written { for object in inserted { object.allocatedKey = nil } } }
         func write(checkingVersionsFirst: Bool) throws -> SaveResult {
             try coordinator.withStore { store in
                 try store.connection.writeTransaction {
+                    // Other processes' writes committed before this transaction are told apart from
+                    // this save's (only when someone tracks them).
+                    let tracking = coordinator.externalWrites.isTracking
+                    if tracking {
+                        foreignWrite = try coordinator.externalWrites.poll(
+                            store.connection, layout: coordinator.layout, storeIdentifier: coordinator.storeIdentifier)
+                    }
                     var writer = SaveWriter(
                         context: self, connection: store.connection, schema: coordinator.layout, plan: plan,
                         validation: validation, checksVersionsFirst: checkingVersionsFirst)
-                    return try writer.run()
+                    let result = try writer.run()
+                    if tracking { try coordinator.externalWrites.noteOwnWrite(store.connection, layout: coordinator.layout) }
+                    return result
                 }
             }
         }
@@ -99,7 +112,20 @@ extension ManagedObjectContext {
         written = true
         let changes = finish(plan, result)
         for objects in [inserted, updated, deleted] { objects.forEachUnretained { $1.didSave() } }
+        forgetProcessedChanges()
+        if let foreignWrite { coordinator.announceExternal(foreignWrite) }
         coordinator.broadcast(changes, from: mergeInbox)
+        announceDidSave(changes, inserted: inserted, updated: updated, deleted: deleted)
+        if !(result.merged.isEmpty && result.rolledBack.isEmpty) {
+            // The merge policy put the store's values into these objects: they are refreshed.
+            var refreshed = ObjectsDidChange()
+            refreshed.isMerge = true
+            for object in updated
+            where result.merged[ObjectIdentifier(object)] != nil || result.rolledBack.contains(ObjectIdentifier(object)) {
+                refreshed.refreshed.insert(object)
+            }
+            announce(refreshed)
+        }
         return changes
     }
 

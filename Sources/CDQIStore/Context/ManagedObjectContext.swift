@@ -47,11 +47,21 @@ public final class ManagedObjectContext {
     /// access throws ``ManagedObjectError/faultNotFulfilled(objectID:)``; they leave the context (and
     /// throw ``ManagedObjectError/noContext(entity:)``) at ``reset()`` or when the context goes away.
     var invalidatedByMerge: [ManagedObject] = []
+    /// What the last ``processPendingChanges()`` reported for each object it saw, by object identity.
+    var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
+    /// The fetched-results controllers watching this context.
+    var changeObservers: [WeakChangeObserver] = []
+    /// The subscribers of ``changes``.
+    let changeStreams = ChangeStreams<ContextChange>()
+    /// The coordinator's external-write generation this context has merged up to (see
+    /// ``refreshIfStoreChanged()``).
+    var externalGeneration: Int
 
     /// Creates a context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
         registered = ObjectRegistry(storeIdentifier: coordinator.storeIdentifier)
+        externalGeneration = coordinator.externalWriteGeneration
     }
 
     deinit {
@@ -60,6 +70,7 @@ public final class ManagedObjectContext {
         for object in touched.values { object.detachFromContext() }
         for object in invalidatedByMerge { object.detachFromContext() }
         if let mergeInbox { coordinator.unfollow(mergeInbox) }
+        changeStreams.finish()
     }
 
     // MARK: Objects
@@ -278,18 +289,24 @@ public final class ManagedObjectContext {
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted and changed objects
-    /// become faults again and reload their saved values when next used.
+    /// become faults again and reload their saved values when next used. Posts
+    /// ``didChangeObjectsNotification``: the inserted objects as deleted, the others as refreshed.
     public func rollback() {
+        var change = ObjectsDidChange()
         for object in touched.values {
             if object.insertedFlag {
                 unregister(object)
                 object.insertedFlag = false
+                change.deleted.insert(object)
             } else {
                 object.deletedFlag = false
                 object.turnIntoFault()
+                change.refreshed.insert(object)
             }
         }
+        defer { announce(change) }
         touched.removeAll()
+        forgetProcessedChanges()
         // Loaded to-many relationships of unchanged objects may list objects that were just removed.
         for object in registered.values where object.isLoaded {
             for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == true {
@@ -307,8 +324,12 @@ public final class ManagedObjectContext {
         registered.removeAll()
         touched.removeAll()
         invalidatedByMerge.removeAll()
+        forgetProcessedChanges()
         // Saves posted so far concern objects that are gone now.
         _ = mergeInbox?.take()
+        var change = ObjectsDidChange()
+        change.invalidatedAll = true
+        announce(change)
     }
 
     /// Updates an object from the store. With `mergeChanges: false` the object becomes a fault and its
@@ -321,6 +342,7 @@ public final class ManagedObjectContext {
             object.deletedFlag = false
             object.turnIntoFault()
             touched.remove(object)
+            processedStates[ObjectIdentifier(object)] = nil
             return
         }
         do {
@@ -328,6 +350,7 @@ public final class ManagedObjectContext {
         } catch {
             throw .object(error)
         }
+        rebaseProcessedState(of: object)
     }
 
     func unregister(_ object: ManagedObject) {
@@ -345,6 +368,7 @@ public final class ManagedObjectContext {
     /// merged first.
     public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
         processPendingMerges()
+        defer { processPendingChanges() }
         return try body()
     }
 
@@ -353,6 +377,7 @@ public final class ManagedObjectContext {
     /// are merged first.
     public nonisolated(nonsending) func perform<T>(_ body: () throws -> T) async rethrows -> T {
         processPendingMerges()
+        defer { processPendingChanges() }
         return try body()
     }
 }

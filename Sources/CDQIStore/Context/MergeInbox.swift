@@ -12,6 +12,7 @@ import Foundation
 final class MergeInbox: @unchecked Sendable {
     /// One save's changes, as a following context needs them.
     struct Save: Sendable {
+        var inserted: [ManagedObjectID] = []
         var updated: [ManagedObjectID]
         var deleted: [ManagedObjectID]
     }

@@ -47,6 +47,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let followersLock = NSLock()
     /// Guarded by `followersLock`: the inboxes of the contexts that follow this coordinator's saves.
     private var followers: [WeakMergeInbox] = []
+    /// Foreign writes to the store file; guarded by `lock` (used inside ``withStore(_:)`` only).
+    let externalWrites = ExternalWriteTracker()
+    /// The subscribers of ``saves``.
+    let saveStreams = ChangeStreams<StoreSave>()
 
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     ///
@@ -140,15 +144,28 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Posts a finished save into every following context's inbox but the saver's own (`sender`).
     /// Called by the saving context before its `save()` returns.
     func broadcast(_ changes: SaveChanges, from sender: MergeInbox?) {
+        if saveStreams.hasSubscribers, !changes.isEmpty { saveStreams.yield(StoreSave(changes: changes, origin: .context)) }
         let inboxes = followersLock.withLock { () -> [MergeInbox] in
             followers.removeAll { $0.inbox == nil }
             return followers.compactMap { $0.inbox === sender ? nil : $0.inbox }
         }
         guard !inboxes.isEmpty, !changes.isEmpty else { return }
         // Inserts alone are posted too: they change the members of to-many relationships.
-        let (updated, deleted) = changes.updatedAndDeleted
-        let save = MergeInbox.Save(updated: updated, deleted: deleted)
+        let (inserted, updated, deleted) = changes.lists
+        let save = MergeInbox.Save(inserted: inserted, updated: updated, deleted: deleted)
         for inbox in inboxes { inbox.post(save) }
+    }
+
+    /// Runs `body` with the writer if no one else is using it now; `nil` (without running it) if
+    /// someone is.
+    func withStoreIfFree<T>(_ body: (SQLiteStore) throws -> T) throws -> T? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        do {
+            return try body(store)
+        } catch let error as SQLiteError where error.isCorruption {
+            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
+        }
     }
 
     /// Runs `body` with the writer, serialized with every other use of it.

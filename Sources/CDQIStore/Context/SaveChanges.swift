@@ -51,6 +51,9 @@ public struct SaveChanges: Sendable, Hashable {
     /// The updated and deleted IDs, without building sets.
     var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) { storage.updatedAndDeleted }
 
+    /// The inserted, updated and deleted IDs, without building sets.
+    var lists: (inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) { storage.idLists }
+
     private mutating func change(_ body: (inout IDSets) -> Void) {
         var sets = storage.sets
         body(&sets)
@@ -127,6 +130,18 @@ public struct SaveChanges: Sendable, Hashable {
             }
         }
 
+        var idLists: (inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+            lock.withLock {
+                if let built { return (Array(built.inserted), Array(built.updated), Array(built.deleted)) }
+                guard let listed = lists else { return ([], [], []) }
+                let ids = IDLists(
+                    inserted: .ids(listed.inserted.ids), updated: .ids(listed.updated.ids),
+                    deleted: .ids(listed.deleted.ids))
+                lists = ids
+                return (ids.inserted.ids, ids.updated.ids, ids.deleted.ids)
+            }
+        }
+
         var updatedAndDeleted: (updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
             lock.withLock {
                 if let built { return (Array(built.updated), Array(built.deleted)) }
@@ -143,30 +158,53 @@ public struct SaveChanges: Sendable, Hashable {
 }
 
 extension ManagedObjectContext {
-    /// Brings this context up to date with another context's save: updated objects reload their
-    /// saved values (keeping this context's unsaved changes on top), deleted objects leave the context
-    /// unless they have unsaved changes here, and to-many relationships without unsaved changes load
-    /// their members again when next used.
+    /// Brings this context up to date with another context's save (or a batch request's result, or
+    /// any list of IDs written elsewhere): updated objects reload their saved values (keeping this
+    /// context's unsaved changes on top), deleted objects leave the context unless they have unsaved
+    /// changes here, and to-many relationships without unsaved changes load their members again when
+    /// next used.
+    ///
+    /// Afterwards it posts ``didChangeObjectsNotification`` (the updated objects held here as
+    /// refreshed, the deleted ones as invalidated, marked ``NotificationKey/changedByMerge``) and
+    /// ``didMergeChangesObjectIDsNotification``, and fetched-results controllers on the context report
+    /// the changes (inserted IDs are evaluated against their requests).
     public func mergeChanges(_ changes: SaveChanges) {
         guard !changes.isEmpty else { return }
-        let (updated, deleted) = changes.updatedAndDeleted
+        let (inserted, updated, deleted) = changes.lists
+        var change = ObjectsDidChange()
+        change.isMerge = true
         for id in updated {
-            guard let object = registered[id], object.isLoaded else { continue }
-            if object.hasChanges {
-                try? reloadKeepingChanges(object)
-            } else {
-                object.turnIntoFault()
+            guard let object = registered[id] else { continue }
+            if object.isLoaded {
+                if object.hasChanges {
+                    try? reloadKeepingChanges(object)
+                } else {
+                    object.turnIntoFault()
+                }
             }
+            rebaseProcessedState(of: object)
+            change.refreshed.insert(object)
         }
         for id in deleted {
             guard let object = registered[id], !object.hasChanges else { continue }
+            change.invalidated.insert(object)
             unregister(object)
+            processedStates[ObjectIdentifier(object)] = nil
         }
+        change.mergedInsertedIDs = inserted.filter { registered[$0] == nil || registered[$0]?.isInserted == false }
         // Inserts and deletes change the members of relationships this context may have loaded.
         for object in registered.values where object.isLoaded {
             for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == false {
                 object.toManyValues[index] = nil
             }
         }
+        announce(change)
+    }
+
+    /// Merges the same changes into several contexts, as Core Data's
+    /// `mergeChanges(fromRemoteContextSave:into:)` does: the way to apply what a save of another
+    /// coordinator, another process or a batch request wrote (give its object IDs as `changes`).
+    public static func mergeChanges(fromRemoteContextSave changes: SaveChanges, into contexts: [ManagedObjectContext]) {
+        for context in contexts { context.mergeChanges(changes) }
     }
 }

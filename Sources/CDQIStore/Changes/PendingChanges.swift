@@ -1,0 +1,133 @@
+import CDQIPredicate
+
+/// An object's state as the last processing of pending changes reported it: what the next processing
+/// compares against (Core Data's "current event").
+struct ProcessedObjectState {
+    let object: ManagedObject
+    /// Whether it was inserted or saved, and not deleted.
+    var isLive: Bool
+    var attributes: [StoredValue]
+    var toOne: [ObjectIdentifier?]
+    var toMany: [[ObjectIdentifier]?]
+
+    /// The object's current state.
+    init(current object: ManagedObject, context: ManagedObjectContext) {
+        self.object = object
+        isLive = object.managedObjectContext === context && !object.deletedFlag
+        attributes = object.isLoaded ? object.attributeValues : []
+        toOne = object.isLoaded ? object.toOneValues.map { $0.map(ObjectIdentifier.init) } : []
+        toMany = object.isLoaded ? object.toManyValues.map { $0.map { $0.objects.map(ObjectIdentifier.init) } } : []
+    }
+
+    /// The object's state as last read or saved (its snapshot); live unless inserted since.
+    init(committed object: ManagedObject) {
+        self.object = object
+        isLive = !object.insertedFlag
+        let snapshot = object.snapshot
+        attributes = snapshot?.attributes ?? []
+        toOne = snapshot?.toOne.map { $0.map(ObjectIdentifier.init) } ?? []
+        toMany = object.toManyValues.map { storage in
+            storage.map { ($0.committed ?? []).map(ObjectIdentifier.init) }
+        }
+    }
+
+    /// The names of the properties whose values differ from `earlier`.
+    func changedKeys(since earlier: ProcessedObjectState) -> Set<String> {
+        var keys: Set<String> = []
+        let entity = object.entity
+        for attribute in entity.attributes {
+            let now = attributes.indices.contains(attribute.index) ? attributes[attribute.index] : nil
+            let then = earlier.attributes.indices.contains(attribute.index) ? earlier.attributes[attribute.index] : nil
+            if let now, let then, now != then { keys.insert(attribute.name) }
+        }
+        for relationship in entity.relationships {
+            let slot = relationship.slotIndex
+            if relationship.isToMany {
+                guard toMany.indices.contains(slot), let now = toMany[slot] else { continue }
+                let then = earlier.toMany.indices.contains(slot) ? earlier.toMany[slot] : nil
+                // Members not loaded then: compared with the committed members.
+                let baseline = then ?? (object.toManyValues[slot]?.committed ?? []).map(ObjectIdentifier.init)
+                if now != baseline { keys.insert(relationship.name) }
+            } else {
+                guard toOne.indices.contains(slot), earlier.toOne.indices.contains(slot) else { continue }
+                if toOne[slot] != earlier.toOne[slot] { keys.insert(relationship.name) }
+            }
+        }
+        return keys
+    }
+}
+
+extension ManagedObjectContext {
+    /// Works out what changed since the last processing: objects inserted, deleted, and updated (with
+    /// the names of the properties changed), and when anything did, tells the fetched-results
+    /// controllers and posts ``didChangeObjectsNotification`` (and yields on ``changes``).
+    ///
+    /// As in Core Data, changes are coalesced per processing: an object inserted and deleted in between
+    /// appears in neither set, an object changed twice once in `updated`. It runs before every fetch and
+    /// count, at the start of ``save()``, at the end of ``perform(_:)`` and ``performAndWait(_:)``, and
+    /// when called.
+    public func processPendingChanges() {
+        processPendingChanges(recording: true)
+    }
+
+    /// With `recording` false (a save, which forgets the states once written), the states are not
+    /// kept, and objects inserted since the last processing are reported without working out theirs.
+    func processPendingChanges(recording: Bool) {
+        guard !touched.values.isEmpty || !processedStates.isEmpty else { return }
+        var change = ObjectsDidChange()
+        var seen = Set<ObjectIdentifier>()
+        for object in touched.values {
+            let key = ObjectIdentifier(object)
+            if !recording, object.insertedFlag, processedStates[key] == nil {
+                // New since the last processing: inserted unless deleted again.
+                if object.managedObjectContext === self && !object.deletedFlag { change.inserted.insert(object) }
+                continue
+            }
+            seen.insert(key)
+            let earlier = processedStates[key] ?? ProcessedObjectState(committed: object)
+            let now = ProcessedObjectState(current: object, context: self)
+            switch (earlier.isLive, now.isLive) {
+            case (false, true):
+                change.inserted.insert(object)
+            case (true, false):
+                change.deleted.insert(object)
+            case (true, true):
+                guard object.isLoaded else { break }
+                let keys = now.changedKeys(since: earlier)
+                if !keys.isEmpty {
+                    change.updated.insert(object)
+                    change.changedKeys[key] = keys
+                }
+            case (false, false):
+                break
+            }
+            if recording { processedStates[key] = now }
+        }
+        // Objects processed before that have left the list since: inserted then deleted, or refreshed.
+        for (key, earlier) in processedStates where !seen.contains(key) {
+            let object = earlier.object
+            if earlier.isLive && (object.managedObjectContext !== self || object.deletedFlag) {
+                change.deleted.insert(object)
+            }
+            processedStates[key] = nil
+        }
+        announce(change)
+    }
+
+    /// Makes an object's current state what the next processing compares against: a refresh or
+    /// merge changed its values, which is not a change made here.
+    func rebaseProcessedState(of object: ManagedObject) {
+        let key = ObjectIdentifier(object)
+        guard processedStates[key] != nil || object.touchedPosition >= 0 else { return }
+        if object.isLoaded {
+            processedStates[key] = ProcessedObjectState(current: object, context: self)
+        } else {
+            processedStates[key] = nil
+        }
+    }
+
+    /// Forgets what was processed: everything is committed (after a save) or discarded.
+    func forgetProcessedChanges() {
+        processedStates.removeAll()
+    }
+}
