@@ -135,4 +135,73 @@ struct FetchCursorTests {
         let request = FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "noSuchKey == 1"))
         #expect(throws: PredicateSQLError.self) { try context.cursor(for: request) }
     }
+
+    /// The 2,500 employees of `savedEmployees`, read through a second coordinator on the same file
+    /// with at most `readerCount` readers.
+    private func employees(readerCount: Int) throws -> (PersistentStoreCoordinator, () -> Void) {
+        let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
+        for i in 0..<2_500 {
+            _ = try ContextTestSupport.insert(context, "Employee", [
+                "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
+            ])
+        }
+        try context.save()
+        let reading = try PersistentStoreCoordinator(model: coordinator.model, url: url, readerCount: readerCount)
+        return (reading, { withExtendedLifetime(coordinator) { cleanUp() } })
+    }
+
+    @Test("a cursor takes an idle reader out of the pool for its walk and gives it back at the end")
+    func holdsAPooledReader() throws {
+        let (coordinator, cleanUp) = try employees(readerCount: 2)
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        // One count opens one reader, which stays open and idle.
+        #expect(try context.count(for: FetchRequest(entityName: "Employee")) == 2_500)
+        #expect(coordinator.openReaderCount == 1)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 1_000
+        let cursor = try context.cursor(for: request)
+        #expect(coordinator.openReaderCount == 0)
+        let walked = try salaries(cursor)
+        #expect(walked == (0..<2_500).map { Int32($0 * 10) })
+        #expect(coordinator.openReaderCount == 1)
+    }
+
+    @Test("fetches never wait for cursors, even when cursors hold more connections than the pool has readers",
+          .timeLimit(.minutes(1)))
+    func cursorsDoNotStarveFetches() throws {
+        let (coordinator, cleanUp) = try employees(readerCount: 1)
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 100
+        let cursors = try (0..<3).map { _ in try context.cursor(for: request) }
+        for cursor in cursors {
+            #expect(try cursor.next()?.value(forKey: "salary") as? Int32 == 0)
+        }
+        // Each of these reads needs a reader of the pool while three cursors are open.
+        #expect(try context.count(for: FetchRequest(entityName: "Employee")) == 2_500)
+        let top = FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "salary >= 24900"))
+        #expect(try context.fetch(top).count == 10)
+        for cursor in cursors {
+            // 2,499 after the first: salaries 10 … 24,990.
+            #expect(try salaries(cursor) == (1..<2_500).map { Int32($0 * 10) })
+        }
+        #expect(coordinator.openReaderCount == 1)
+    }
+
+    @Test("with no readers (a reader count of 0) a file store is walked through its IDs, with the same rows")
+    func walksWithoutReaders() throws {
+        let (coordinator, cleanUp) = try employees(readerCount: 0)
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(
+            entityName: "Employee", predicate: try PredicateNode(format: "salary < 50"),
+            sortDescriptors: [FetchSortDescriptor(keyPath: "salary", ascending: false)])
+        request.fetchBatchSize = 2
+        #expect(try salaries(try context.cursor(for: request)) == [40, 30, 20, 10, 0])
+        #expect(coordinator.openReaderCount == 0)
+    }
 }

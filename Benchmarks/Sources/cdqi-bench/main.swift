@@ -1,7 +1,8 @@
 import Foundation
 import InventoryBench
 
-// bin/bench: every workload, three ways, then one summary line per workload.
+// bin/bench: every workload, three ways, then one summary line per workload (W11 parallel reads and
+// W12 reads during writes run threads of their own).
 //   cdqi-bench [--quick] [--only W2,W4,Q] [--rounds N]
 //   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
 
@@ -72,6 +73,13 @@ do {
     if selected("W9") {
         report(try GeneratorWorkload.line(rounds: sizes.rounds))
         report(GeneratorWorkload.largeModelLine(entities: quick ? 1_000 : 10_000, rounds: sizes.rounds))
+    }
+    if selected("W11") {
+        let workload = ParallelReadWorkload(fixture: suite.fixture, codes: sizes.lookupCodes, rounds: sizes.rounds)
+        report(try workload.line(label: sizes.label.items))
+    }
+    if selected("W12") {
+        report(try ReadDuringWritesWorkload(fixture: suite.fixture, codes: sizes.lookupCodes).line())
     }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)

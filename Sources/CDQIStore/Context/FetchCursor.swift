@@ -12,15 +12,17 @@ import Foundation
 /// }
 /// ```
 ///
-/// On a store file, the cursor reads through a read-only connection of its own, so it sees the store as
-/// it was when the cursor started (SQLite's snapshot isolation in WAL mode) and never holds the
-/// coordinator's lock between batches: other contexts may read and save meanwhile. Each batch's rows are
+/// On a store file, the cursor holds one of the coordinator's read connections for its life (given back
+/// to the pool when the last row has been read or the cursor is released; when every reader of the pool
+/// is busy, it opens one of its own rather than wait), so it sees the store as it was when the cursor
+/// started (SQLite's snapshot isolation in WAL mode) and never holds the writer between batches: other
+/// contexts may read and save meanwhile. Each batch's rows are
 /// decoded into objects in one step. When the next batch is read, the objects of the previous one are
 /// unregistered from the context if they have no unsaved changes and nothing else holds them (keep a
 /// reference to an object to keep it registered), which is what keeps memory flat.
 ///
-/// When the context has unsaved changes to objects of the fetched entity, or the store is in memory
-/// (a second connection cannot see it), the cursor takes the IDs ``ManagedObjectContext/fetchObjectIDs(_:)``
+/// When the context has unsaved changes to objects of the fetched entity, or the store has no readers
+/// (it is in memory, where a second connection cannot see it, or its reader count is 0), the cursor takes the IDs ``ManagedObjectContext/fetchObjectIDs(_:)``
 /// returns (unsaved changes merged, as every fetch does) and loads their objects a batch at a time:
 /// memory then grows with the number of IDs, not with the objects.
 ///
@@ -37,35 +39,36 @@ public final class FetchCursor {
     private var finished = false
 
     private enum Source {
-        /// Rows stepped from a statement of the cursor's own connection.
-        case rows(connection: SQLiteConnection, statement: SQLiteStatement)
+        /// Rows stepped from a statement of the reader the cursor holds.
+        case rows(lease: StoreReaderLease, statement: SQLiteStatement)
         /// IDs worked out up front, loaded in batches.
         case ids([ManagedObjectID], next: Int)
+        /// Every row read: the reader is given back.
+        case exhausted
     }
 
     init(context: ManagedObjectContext, request: FetchRequest) throws {
         self.context = context
         batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : FetchCursor.defaultBatchSize
         let coordinator = context.coordinator
-        guard let url = coordinator.url, context.pendingObjects(for: request).isEmpty,
-              let layout = coordinator.layout.entity(named: request.entityName)
+        guard context.pendingObjects(for: request).isEmpty,
+              let layout = coordinator.layout.entity(named: request.entityName),
+              let lease = try coordinator.leaseReader()
         else {
             source = .ids(try context.fetchObjectIDs(request), next: 0)
             return
         }
-        let (sql, bindings) = try coordinator.withReader { store in
-            try store.rowsSQL(for: request, columns: layout.tableColumnsSQL)
-        }
-        let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
-        try SQLiteFunctions.register(on: connection)
-        let statement = try connection.prepare(sql)
+        let (sql, bindings) = try lease.reader.rowsSQL(for: request, columns: layout.tableColumnsSQL)
+        // Not from the reader's statement cache: the statement ends with the cursor.
+        let statement = try lease.reader.connection.prepareUncached(sql)
         for (offset, value) in bindings.enumerated() {
             try statement.bind(value, at: offset + 1)
         }
-        source = .rows(connection: connection, statement: statement)
+        source = .rows(lease: lease, statement: statement)
     }
 
     deinit {
+        // The read transaction ends before the lease gives the reader back.
         if case .rows(_, let statement) = source { statement.reset() }
     }
 
@@ -102,17 +105,26 @@ public final class FetchCursor {
             batch.reserveCapacity(batchSize)
             batchIsNew = []
             batchIsNew.reserveCapacity(batchSize)
-            while batch.count < batchSize {
-                guard try statement.step() else {
-                    finished = true
-                    statement.reset()
-                    break
+            do {
+                while batch.count < batchSize {
+                    guard try statement.step() else {
+                        finished = true
+                        break
+                    }
+                    let (object, isNew) = try reader.object(at: statement)
+                    batch.append(object)
+                    batchIsNew.append(isNew)
                 }
-                let (object, isNew) = try reader.object(at: statement)
-                batch.append(object)
-                batchIsNew.append(isNew)
+            } catch {
+                endRows()
+                throw error
             }
+            if finished { endRows() }
             reader.awakeFilledObjects(in: batch)
+        case .exhausted:
+            batch = []
+            batchIsNew = []
+            finished = true
         case .ids(let ids, let next):
             let end = min(ids.count, next + batchSize)
             let slice = ids[next..<end]
@@ -122,6 +134,12 @@ public final class FetchCursor {
             if end == ids.count { finished = true }
         }
         position = 0
+    }
+
+    /// Ends the row statement and gives the reader back to the pool.
+    private func endRows() {
+        if case .rows(_, let statement) = source { statement.reset() }
+        source = .exhausted
     }
 
     /// Drops the cursor's hold on the objects of the batch just walked, and unregisters those that
@@ -134,18 +152,20 @@ public final class FetchCursor {
         position = 0
         // Popped one by one, so that an object nothing else holds is referenced only here. Only saved
         // objects of this store are released (a temporary ID's object has unsaved changes anyway).
+        let storeIdentifier = context.coordinator.storeIdentifier
         while var object = objects.popLast() {
             guard isNew[objects.count], let key = object.objectID.primaryKey,
-                object.objectID.storeIdentifier == context.coordinator.storeIdentifier
+                object.objectID.storeIdentifier == storeIdentifier
             else { continue }
             let root = object.entity.rootNumber
-            guard context.registered.object(root: root, key: key) === object else { continue }
-            context.registered.removeObject(root: root, key: key)
-            if !object.hasChanges && isKnownUniquelyReferenced(&object) {
-                object.detachFromContext()
-            } else {
+            // Out of the registry (when it is still this object), so that `object` may hold it alone.
+            guard context.registered.removeObject(root: root, key: key, ifIdenticalTo: ObjectIdentifier(object))
+            else { continue }
+            if object.hasChanges || !isKnownUniquelyReferenced(&object) {
                 context.registered.insert(object, root: root, key: key)
             }
+            // Otherwise nothing else holds it: it is freed here, with no need to turn it into a fault
+            // first (no one can reach it again).
         }
     }
 }

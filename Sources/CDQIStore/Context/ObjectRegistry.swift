@@ -89,6 +89,20 @@ struct ObjectRegistry {
         }
     }
 
+    /// Removes the object of table key (`root`, `key`) when it is `expected`, in one lookup (where
+    /// ``object(root:key:)`` then ``removeObject(root:key:)`` took two); whether it was removed.
+    mutating func removeObject(root: Int, key: Int64, ifIdenticalTo expected: ObjectIdentifier) -> Bool {
+        if let (run, index) = runPosition(root: root, key: key) {
+            guard let object = runs[run].objects[index], ObjectIdentifier(object) == expected else { return false }
+            setRunElement(nil, run: run, index: index)
+            return true
+        }
+        let (index, found) = find(root: root, key: key)
+        guard found, let object = slots[index].object, ObjectIdentifier(object) == expected else { return false }
+        remove(root: root, key: key)
+        return true
+    }
+
     /// Registers an object under table key (`root`, `key`) (see ``object(root:key:)``).
     mutating func insert(_ object: ManagedObject, root: Int, key: Int64) {
         if let (run, index) = runPosition(root: root, key: key, growing: true) {

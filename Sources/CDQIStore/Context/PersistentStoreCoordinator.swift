@@ -193,6 +193,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// A read connection for one owner's sole use until the lease ends (see ``StoreReaderPool/lease()``),
+    /// or `nil` for an in-memory store or a reader count of 0 (no connection may read beside the writer).
+    func leaseReader() throws(StoreError) -> StoreReaderLease? {
+        try readers?.lease()
+    }
+
     /// The most read connections of the store (0 when reads share the writer).
     public var readerCount: Int { readers?.capacity ?? 0 }
 

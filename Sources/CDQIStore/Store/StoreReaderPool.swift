@@ -38,6 +38,33 @@ final class StoreReaderPool: @unchecked Sendable {
         return try body(reader)
     }
 
+    /// A reader for one holder's sole use until the lease ends (a fetch cursor holds one for its life):
+    /// a free reader, which leaves the pool meanwhile, or else a new connection outside it. A lease
+    /// never waits and never counts against `capacity`, so that reads of the pool never wait for a lease
+    /// to end: a cursor's context fetches while the cursor is open, on the same thread, and would wait
+    /// forever if the cursor held the last reader.
+    func lease() throws(StoreError) -> StoreReaderLease {
+        let reader: SQLiteStore? = condition.withLock {
+            guard let reader = free.popLast() else { return nil }
+            opened -= 1
+            condition.signal()
+            return reader
+        }
+        if let reader { return StoreReaderLease(reader: reader, pool: self) }
+        return StoreReaderLease(reader: try SQLiteStore(readerOf: writer), pool: self)
+    }
+
+    /// Takes back a leased reader: it joins the free readers when fewer than `capacity` are open, and is
+    /// closed otherwise.
+    func takeBack(_ reader: SQLiteStore) {
+        condition.withLock {
+            guard opened < capacity else { return }
+            opened += 1
+            free.append(reader)
+            condition.signal()
+        }
+    }
+
     /// Closes every reader not in use. The owner calls it before its writer closes, so that the writer
     /// is the file's last connection: closing it then checkpoints the WAL and removes the `-wal` and
     /// `-shm` files, which a read-only connection closing last cannot do.

@@ -1,0 +1,113 @@
+import CDQIStore
+import CoreDataQueryInterface
+import CSQLiteRaw
+import Foundation
+import GRDB
+
+/// W11: parallel reads. Four units of work, each `lookups` indexed lookups plus one fetch of every
+/// item, done by one thread in sequence, then split over four threads at once: the speed-up is the
+/// sequential time over the parallel one. Ours reads through the coordinator's pool of readers (a new
+/// context per unit), GRDB through a `DatabasePool` (`pool.read` per unit, hand-written records), the
+/// raw C API through a connection per unit.
+public struct ParallelReadWorkload {
+    public static let units = 4
+    let fixture: InventoryFixture
+    let codes: [String]
+    let rounds: Int
+
+    public init(fixture: InventoryFixture, codes: [String], rounds: Int) {
+        self.fixture = fixture
+        self.codes = codes
+        self.rounds = rounds
+    }
+
+    /// One contender's medians: one thread doing the four units, four threads doing one each.
+    struct Timing {
+        var sequential: Double
+        var parallel: Double
+        var speedUp: Double { sequential / parallel }
+    }
+
+    /// The W11 summary line.
+    public func line(label: String) throws -> String {
+        let container = try PersistentContainer(model: fixture.model, url: fixture.populatedURL)
+        try InventoryEntities.register(on: container.coordinator)
+        let pool = try DatabasePool(path: fixture.populatedURL.path, configuration: GRDBWorkloads.configuration())
+        let path = fixture.populatedURL.path
+        let codes = self.codes
+        let expected = Self.units * (codes.count + fixture.data.itemCount)
+        let contenders: [(String, @Sendable () throws -> Int)] = [
+            ("ours", { try Self.oursUnit(container: container, codes: codes) }),
+            ("GRDB (DatabasePool, row init)", { try Self.grdbUnit(pool: pool, codes: codes) }),
+            ("raw", { try Self.rawUnit(path: path, codes: codes) }),
+        ]
+        var timings: [Timing] = []
+        var mismatches: [String] = []
+        for (name, unit) in contenders {
+            var sequential: [Double] = []
+            var parallel: [Double] = []
+            // A warm-up round, then the timed ones.
+            for round in 0...rounds {
+                var found = 0
+                let one = try Measurement.seconds {
+                    for _ in 0..<Self.units { found += try unit() }
+                }
+                if found != expected { mismatches.append("\(name) 1 task \(found)") }
+                var results: [Int] = []
+                let four = try Measurement.seconds {
+                    results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
+                }
+                if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
+                if round > 0 {
+                    sequential.append(one)
+                    parallel.append(four)
+                }
+            }
+            timings.append(Timing(sequential: Measurement.median(sequential), parallel: Measurement.median(parallel)))
+        }
+        func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000) + " ms" }
+        var parts: [String] = []
+        for ((name, _), timing) in zip(contenders, timings) {
+            parts.append("\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(WorkloadResult.format(timing.speedUp, digits: 2))×")
+        }
+        parts.append("ours/GRDB (4 tasks) \(WorkloadResult.format(timings[0].parallel / timings[1].parallel, digits: 2))")
+        var line = "W11 parallel reads 4×(\(codes.count) lookups + fetch \(label)): " + parts.joined(separator: "; ")
+        if !mismatches.isEmpty { line += " [RESULTS DIFFER: \(mismatches.joined(separator: ", "))]" }
+        return line
+    }
+
+    /// One unit through a new context: the typed lookups of W3, then every item (W2).
+    static func oursUnit(container: PersistentContainer, codes: [String]) throws -> Int {
+        let context = container.newContext()
+        var found = 0
+        for code in codes {
+            if let item = try context.from(Item.self).filter({ $0.code == code }).first(), item.code == code { found += 1 }
+        }
+        return found + (try context.fetch(FetchRequest(entityName: "Item")).count)
+    }
+
+    /// One unit in one `pool.read`: W3's and W2's hand-written-record forms.
+    static func grdbUnit(pool: DatabasePool, codes: [String]) throws -> Int {
+        try pool.read { db in
+            var found = 0
+            for code in codes where try GRDBItemRow.filter(Column("ZCODE") == code).fetchOne(db) != nil { found += 1 }
+            return found + (try GRDBItemRow.fetchAll(db).count)
+        }
+    }
+
+    /// One unit on a connection of its own: W3's and W2's statements.
+    static func rawUnit(path: String, codes: [String]) throws -> Int {
+        let db = try RawSQLite(path: path)
+        let lookup = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE = ? LIMIT 1")
+        var found = 0
+        for code in codes {
+            lookup.handle.bindText(code, at: 1)
+            if sqlite3_step(lookup.handle) == SQLITE_ROW, RawItem(lookup.handle).code == code { found += 1 }
+            sqlite3_reset(lookup.handle)
+        }
+        let all = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0")
+        var items: [RawItem] = []
+        while sqlite3_step(all.handle) == SQLITE_ROW { items.append(RawItem(all.handle)) }
+        return found + items.count
+    }
+}
