@@ -1,7 +1,7 @@
 extension ManagedObjectContext {
     /// Brings this context in line with rows changed or deleted in the store by something other than
-    /// its own save: a batch request (``execute(_:)-(BatchDeleteRequest)``), and later the merging of
-    /// other writers' changes (notifications, fetched-results controllers can call into it).
+    /// its own save, a batch request (``execute(_:)-(BatchDeleteRequest)``), and tells its observers
+    /// (``didChangeObjectsNotification``, marked as a merge; fetched-results controllers).
     ///
     /// The same rules as a merge of another context's save (``processPendingMerges()``): a loaded
     /// object without unsaved changes whose row was `updated` turns into a fault (its next use reads the
@@ -12,21 +12,11 @@ extension ManagedObjectContext {
     /// members again when next used.
     func mergeStoreChanges(updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         guard !(updated.isEmpty && deleted.isEmpty), registered.count > 0 else { return }
-        for id in updated {
-            guard let object = registered[id], object.isLoaded, !object.hasChanges else { continue }
-            object.turnIntoFault()
-        }
-        for id in deleted {
-            guard let object = registered[id], !object.hasChanges else { continue }
-            registered[id] = nil
-            touched.remove(object)
-            object.turnIntoFault()
-            invalidatedByMerge.append(object)
-        }
-        for object in registered.values where object.isLoaded {
-            for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == false {
-                object.toManyValues[index] = nil
-            }
-        }
+        var change = ObjectsDidChange()
+        change.isMerge = true
+        applyMergedRows(updated: updated, deleted: deleted, to: &change)
+        forgetUnchangedToManyLists()
+        // Observers (notifications, fetched-results controllers) hear of it as of any merge.
+        announce(change)
     }
 }

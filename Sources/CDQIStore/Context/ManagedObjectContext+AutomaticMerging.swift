@@ -63,33 +63,48 @@ extension ManagedObjectContext {
         var change = ObjectsDidChange()
         change.isMerge = true
         for save in saves {
-            for id in save.updated {
-                guard let object = registered[id] else { continue }
-                if object.isLoaded {
-                    guard !object.hasChanges else { continue }
-                    object.turnIntoFault()
-                }
-                rebaseProcessedState(of: object)
-                change.refreshed.insert(object)
-            }
-            for id in save.deleted {
-                guard let object = registered[id], !object.hasChanges else { continue }
-                registered[id] = nil
-                touched.remove(object)
-                processedStates[ObjectIdentifier(object)] = nil
-                object.turnIntoFault()
-                invalidatedByMerge.append(object)
-                change.refreshed.remove(object)
-                change.invalidated.insert(object)
-            }
+            applyMergedRows(updated: save.updated, deleted: save.deleted, to: &change)
             change.mergedInsertedIDs.append(contentsOf: save.inserted)
         }
-        // Inserts, deletes and changed to-ones change the members of relationships loaded here.
+        forgetUnchangedToManyLists()
+        announce(change)
+    }
+}
+
+extension ManagedObjectContext {
+    /// Brings the registered objects in line with rows others changed (`updated`) or removed (`deleted`):
+    /// a loaded object without unsaved changes turns into a fault; an object without unsaved changes whose
+    /// row is gone leaves the registry as an invalidated fault; an object with unsaved changes is left to
+    /// the next save's merge policy. What changed is added to `change` (refreshed, invalidated).
+    func applyMergedRows(updated: [ManagedObjectID], deleted: [ManagedObjectID], to change: inout ObjectsDidChange) {
+        for id in updated {
+            guard let object = registered[id] else { continue }
+            if object.isLoaded {
+                guard !object.hasChanges else { continue }
+                object.turnIntoFault()
+            }
+            rebaseProcessedState(of: object)
+            change.refreshed.insert(object)
+        }
+        for id in deleted {
+            guard let object = registered[id], !object.hasChanges else { continue }
+            registered[id] = nil
+            touched.remove(object)
+            processedStates[ObjectIdentifier(object)] = nil
+            object.turnIntoFault()
+            invalidatedByMerge.append(object)
+            change.refreshed.remove(object)
+            change.invalidated.insert(object)
+        }
+    }
+
+    /// Inserts, deletes and changed to-ones elsewhere change the members of relationships loaded here:
+    /// lists without unsaved changes load again when next used.
+    func forgetUnchangedToManyLists() {
         for object in registered.values where object.isLoaded {
             for index in object.toManyValues.indices where object.toManyValues[index]?.isChanged == false {
                 object.toManyValues[index] = nil
             }
         }
-        announce(change)
     }
 }
