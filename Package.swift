@@ -86,11 +86,11 @@ let package = Package(
         ),
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"], path: "Tests/CrashWriter"),
-        .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel"], exclude: ["Expected"]),
+        .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel", "CDQITestSupport"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
         .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "cdqi-crash-writer"], exclude: ["Expected"]),
+        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"], exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         // lightyear/Query's API over the store, and its tests (issue 19).
         .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),

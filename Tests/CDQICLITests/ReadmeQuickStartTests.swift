@@ -1,3 +1,4 @@
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -104,19 +105,7 @@ struct ReadmeQuickStartTests {
     }
 
     private static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let logURL = directory.appendingPathComponent("command-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        process.waitUntilExit()
-        try log.close()
-        defer { try? FileManager.default.removeItem(at: logURL) }
-        return (process.terminationStatus, (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
+        // A log name of its own per command: the scratch package's folder is also the command's folder.
+        try ProcessRunner.run(arguments, in: directory, logName: "command-\(UUID().uuidString).log")
     }
 }

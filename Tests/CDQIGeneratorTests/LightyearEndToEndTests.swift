@@ -1,3 +1,4 @@
+import CDQITestSupport
 import CDQIModel
 import Foundation
 import Testing
@@ -118,19 +119,6 @@ import Testing
     }
 
     private func run(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let logURL = directory.appendingPathComponent("build.log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try log.close()
-        return (process.terminationStatus, (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
+        try ProcessRunner.run(arguments, in: directory, logName: "build.log")
     }
 }
