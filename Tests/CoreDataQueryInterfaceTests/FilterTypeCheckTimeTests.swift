@@ -21,6 +21,7 @@ struct FilterTypeCheckTimeTests {
             "swiftc", "-typecheck", "-I", modules,
             "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CSQLite/module.modulemap",
             "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CLibXML2/module.modulemap",
+            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CZlib/module.modulemap",
             "-I", "/usr/include/libxml2",
             "-Xfrontend", "-warn-long-expression-type-checking=\(milliseconds)", "-warnings-as-errors",
             here.appendingPathComponent("TypeCheckProbes/FilterExpressions.swift").path,

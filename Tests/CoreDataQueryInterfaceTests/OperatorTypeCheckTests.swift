@@ -53,6 +53,7 @@ struct OperatorTypeCheckTests {
             "swiftc", "-typecheck", "-I", modules,
             "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CSQLite/module.modulemap",
             "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CLibXML2/module.modulemap",
+            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CZlib/module.modulemap",
             "-I", "/usr/include/libxml2", source.path,
         ]
         process.standardOutput = FileHandle.nullDevice

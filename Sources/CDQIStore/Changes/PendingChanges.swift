@@ -83,6 +83,16 @@ extension ManagedObjectContext {
                 if object.managedObjectContext === self && !object.deletedFlag { change.inserted.insert(object) }
                 continue
             }
+            if !recording, processedStates[key] == nil, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
+               object.managedObjectContext === self, let keys = object.changedKeysSinceSnapshot() {
+                // A save compares a fetched object with its snapshot: read the changes off the kept
+                // originals, without building both states (the same answer, at a fraction of the cost).
+                if !keys.isEmpty {
+                    change.updated.insert(object)
+                    change.changedKeys[key] = keys
+                }
+                continue
+            }
             seen.insert(key)
             let earlier = processedStates[key] ?? ProcessedObjectState(committed: object)
             let now = ProcessedObjectState(current: object, context: self)
@@ -129,5 +139,38 @@ extension ManagedObjectContext {
     /// Forgets what was processed: everything is committed (after a save) or discarded.
     func forgetProcessedChanges() {
         processedStates.removeAll()
+    }
+}
+
+extension ManagedObject {
+    /// The names of the properties whose values differ from the snapshot, read off the originals the
+    /// object keeps for the slots written since (``ProcessedObjectState/changedKeys(since:)`` against
+    /// its committed state gives the same names); `nil` without a snapshot.
+    func changedKeysSinceSnapshot() -> Set<String>? {
+        guard snapshotVersion != nil else { return nil }
+        let layout = entity
+        var keys: Set<String> = []
+        for position in 0..<originalAttributes.count {
+            let original = originalAttributes[position]
+            guard attributeValues.indices.contains(original.slot), attributeValues[original.slot] != original.value else { continue }
+            guard let attribute = layout.attributes.first(where: { $0.index == original.slot }) else { return nil }
+            keys.insert(attribute.name)
+        }
+        for position in 0..<originalToOnes.count {
+            let original = originalToOnes[position]
+            guard toOneValues.indices.contains(original.slot), toOneValues[original.slot] !== original.value else { continue }
+            guard let relationship = layout.relationships.first(where: { !$0.isToMany && $0.slotIndex == original.slot })
+            else { return nil }
+            keys.insert(relationship.name)
+        }
+        for relationship in layout.relationships where relationship.isToMany {
+            guard toManyValues.indices.contains(relationship.slotIndex),
+                  let storage = toManyValues[relationship.slotIndex] else { continue }
+            let committed = storage.committed ?? []
+            if storage.objects.count != committed.count || zip(storage.objects, committed).contains(where: { $0 !== $1 }) {
+                keys.insert(relationship.name)
+            }
+        }
+        return keys
     }
 }
