@@ -80,7 +80,7 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("classes-in"), help: ArgumentHelp("A folder of Swift sources (the target's): an entity with Manual/None code generation whose class is not declared there gets no Entity conformance, and a warning. The build plugin passes its target's folder.", valueName: "folder"))
     var classesIn: String?
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of options (objects, public, suffix, exclude, merged, indent), as the build plugin reads from cdqi.json beside a model. Options given here win.", valueName: "file"))
+    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of options (objects, public, suffix, exclude, merged, indent, style), as the build plugin reads from cdqi.json beside a model. Options given here win.", valueName: "file"))
     var config: String?
 
     /// The longest file name most file systems take (NAME_MAX), in bytes.
@@ -117,6 +117,8 @@ struct Generate: ParsableCommand {
         if suffix == "Attribute", let fileSuffix = file.suffix { suffix = fileSuffix }
         if indent == 4, let fileIndent = file.indent { indent = fileIndent }
         exclude += file.exclude.filter { !exclude.contains($0) }
+        lightyear = lightyear || file.style == "lightyear"
+        sworm = sworm || file.style == "sworm"
     }
 
     private func generate() throws {

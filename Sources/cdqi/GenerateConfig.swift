@@ -8,7 +8,9 @@ import Foundation
 /// ```
 ///
 /// Every key is optional. `objects` is `"all"` (a class for every entity, `--objects`) or `"codegen"`
-/// (as the model's code generation says, the default). Options given on the command line win over the
+/// (as the model's code generation says, the default). `style` is `"proxies"` (CoreDataQueryInterface's,
+/// the default), `"lightyear"` (lightyear/Query's `Queryable` conformances, `--lightyear`) or `"sworm"`
+/// (Sworm's structs, `--sworm`); the build plugin also picks these from the products a target depends on. Options given on the command line win over the
 /// file's. Unknown keys and values of the wrong type are errors naming the file and the key.
 struct GenerateConfig: Equatable {
     var objectsForAll: Bool?
@@ -17,9 +19,11 @@ struct GenerateConfig: Equatable {
     var exclude: [String] = []
     var merged: Bool?
     var indent: Int?
+    /// `"style": "proxies"` (the default), `"lightyear"` (`--lightyear`) or `"sworm"` (`--sworm`).
+    var style: String?
 
     /// The keys a file may hold.
-    static let keys = ["objects", "public", "suffix", "exclude", "merged", "indent"]
+    static let keys = ["objects", "public", "suffix", "exclude", "merged", "indent", "style"]
 
     /// A problem with the file, naming it and the key.
     struct Problem: Error, CustomStringConvertible {
@@ -80,6 +84,12 @@ struct GenerateConfig: Equatable {
         config.exclude = try value("exclude", [String].self, "an array of entity names") ?? []
         config.merged = try value("merged", Bool.self, "true or false")
         config.indent = try value("indent", Int.self, "a whole number from 1 to 16")
+        if let style = try value("style", String.self, "\"proxies\", \"lightyear\" or \"sworm\"") {
+            guard ["proxies", "lightyear", "sworm"].contains(style) else {
+                throw Problem(path: path, message: "'style' must be \"proxies\", \"lightyear\" or \"sworm\", not \"\(style)\"")
+            }
+            config.style = style
+        }
         return config
     }
 }

@@ -28,6 +28,19 @@ import Testing
         #expect(!text.contains("class LanguageProxy"))
     }
 
+    @Test func theStyleChoosesLightyearOrSwormOutput() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Developers.xcdatamodeld")
+        let lightyear = try write(#"{"style": "lightyear", "objects": "all"}"#, to: "lightyear.json", in: folder)
+        let light = try CommandRunner.run(["Developers", "--config", lightyear, "-m", "-o", "Light"], in: folder.url)
+        #expect(light.status == 0, "\(light.standardError)")
+        #expect(folder.files(in: "Light") == ["Developers+Queryable.swift"])
+        let sworm = try write(#"{"style": "sworm"}"#, to: "sworm.json", in: folder)
+        let structs = try CommandRunner.run(["Developers", "--config", sworm, "-o", "Sworm"], in: folder.url)
+        #expect(structs.status == 0, "\(structs.standardError)")
+        #expect(folder.files(in: "Sworm") == ["Developers+Sworm.swift", "Developers+SwormModel.swift"])
+    }
+
     @Test func theCommandLineWinsOverTheFile() throws {
         let folder = try TemporaryFolder()
         try folder.copyFixture("Developers.xcdatamodeld")
@@ -42,7 +55,8 @@ import Testing
         (#"{"public": "yes"}"#, "'public' must be true or false"),
         (#"{"indent": true}"#, "'indent' must be a whole number from 1 to 16"),
         (#"{"exclude": "Language"}"#, "'exclude' must be an array of entity names"),
-        (#"{"object": "all"}"#, "unknown key 'object' (known: objects, public, suffix, exclude, merged, indent)"),
+        (#"{"object": "all"}"#, "unknown key 'object' (known: objects, public, suffix, exclude, merged, indent, style)"),
+        (#"{"style": "swarm"}"#, #"'style' must be "proxies", "lightyear" or "sworm", not "swarm""#),
         (#"["objects"]"#, "the configuration must be a JSON object"),
         (#"{"objects": "#, "the configuration is not valid JSON"),
         (#"{"indent": 40}"#, "--indent 40 must be between 1 and 16."),
