@@ -77,28 +77,13 @@ struct QueryStringFinder {
 
     /// The entity of the request or query the predicate at `index` is an argument of.
     private func enclosingEntity(of index: Int) -> String? {
-        var position = index - 1
-        var depth = 0
-        while position >= 0 {
-            let current = tokens[position]
-            if current.isPunctuation(")") {
-                depth += 1
-            } else if current.isPunctuation("(") {
-                if depth == 0 {
-                    // The call whose argument list holds the predicate.
-                    if let name = token(position - 1)?.identifier {
-                        if name == "FetchRequest", let close = partner[position] { return requestEntity(from: position + 1, to: close) }
-                        if Self.predicateMethods.contains(name), token(position - 2)?.isPunctuation(".") == true {
-                            return receiverEntity(before: position - 2)
-                        }
-                    }
-                    return nil
-                }
-                depth -= 1
-            } else if depth == 0, current.isPunctuation("{") || current.isPunctuation("}") || current.isPunctuation(";") {
-                return nil
-            }
-            position -= 1
+        // The call whose argument list holds the predicate: its unmatched `(`.
+        guard case .openParenthesis(let position) = walkBack(from: index - 1, visit: { _, _ in nil }),
+              let name = token(position - 1)?.identifier
+        else { return nil }
+        if name == "FetchRequest", let close = partner[position] { return requestEntity(from: position + 1, to: close) }
+        if Self.predicateMethods.contains(name), token(position - 2)?.isPunctuation(".") == true {
+            return receiverEntity(before: position - 2)
         }
         return nil
     }
@@ -115,28 +100,54 @@ struct QueryStringFinder {
     /// (`context.from(Employee.self)`, `Query<Employee, Employee>()`, `Query.from(Employee.self)`), or from
     /// the variable the chain starts with.
     private func receiverEntity(before dot: Int) -> String? {
-        var position = dot - 1
+        let found = walkBack(from: dot - 1, stopsAtAssignment: true) { position, depth in
+            let current = tokens[position]
+            if let entity = entityPattern(at: position) { return .found(entity) }
+            if depth == 0, let name = current.identifier, token(position + 1)?.isPunctuation(".") == true,
+               !(token(position - 1)?.isPunctuation(".") ?? false), let entity = variables[name] {
+                return .found(entity)
+            }
+            if depth == 0, current.startsLine, !current.isPunctuation(".") { return .stop }
+            return nil
+        }
+        if case .found(let entity) = found { return entity }
+        return nil
+    }
+
+    /// How a backward walk ended.
+    private enum WalkEnd {
+        /// `visit` found the entity.
+        case found(String)
+        /// `visit` or a statement boundary ended it.
+        case stop
+        /// It reached the unmatched `(` at this index: the walk started inside that call's arguments.
+        case openParenthesis(Int)
+    }
+
+    /// Walks back from `start` over the tokens of one expression, brackets and all, calling `visit` with
+    /// each token's index and its depth inside the brackets met on the way (a non-nil answer ends the
+    /// walk). It ends at an unmatched `(`, or at `{`, `}`, `;` (and `=` when `stopsAtAssignment`) outside
+    /// brackets.
+    private func walkBack(
+        from start: Int, stopsAtAssignment: Bool = false, visit: (Int, Int) -> WalkEnd?
+    ) -> WalkEnd {
+        var position = start
         var depth = 0
         while position >= 0 {
             let current = tokens[position]
             if current.isPunctuation(")") {
                 depth += 1
             } else if current.isPunctuation("(") {
-                if depth == 0 { return nil }
+                if depth == 0 { return .openParenthesis(position) }
                 depth -= 1
             } else if depth == 0, current.isPunctuation("{") || current.isPunctuation("}") || current.isPunctuation(";")
-                || current.isPunctuation("=") {
-                return nil
+                || (stopsAtAssignment && current.isPunctuation("=")) {
+                return .stop
             }
-            if let entity = entityPattern(at: position) { return entity }
-            if depth == 0, let name = current.identifier, token(position + 1)?.isPunctuation(".") == true,
-               !(token(position - 1)?.isPunctuation(".") ?? false), let entity = variables[name] {
-                return entity
-            }
-            if depth == 0, current.startsLine, !current.isPunctuation(".") { return nil }
+            if let end = visit(position, depth) { return end }
             position -= 1
         }
-        return nil
+        return .stop
     }
 
     /// `from(X.self)`, `Query<X` or `FetchRequest(entityName: "X"` starting at `index`.
