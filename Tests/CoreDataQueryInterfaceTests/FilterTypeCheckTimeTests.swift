@@ -11,28 +11,10 @@ import Testing
 struct FilterTypeCheckTimeTests {
     /// Type-checks the probe file with every expression limited to `milliseconds`, warnings as errors.
     private static func typecheckProbe(limit milliseconds: Int) throws -> (status: Int32, errors: String) {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules").path
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let root = here.deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-I", modules,
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CSQLite/module.modulemap",
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CLibXML2/module.modulemap",
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CZlib/module.modulemap",
-            "-I", "/usr/include/libxml2",
-            "-Xfrontend", "-warn-long-expression-type-checking=\(milliseconds)", "-warnings-as-errors",
-            here.appendingPathComponent("TypeCheckProbes/FilterExpressions.swift").path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let probe = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("TypeCheckProbes/FilterExpressions.swift")
+        return try SwiftcTypecheck.run(
+            probe, flags: ["-Xfrontend", "-warn-long-expression-type-checking=\(milliseconds)", "-warnings-as-errors"])
     }
 
     @Test func everyProbeExpressionTypeChecksUnder150Milliseconds() throws {

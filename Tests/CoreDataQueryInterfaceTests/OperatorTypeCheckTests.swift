@@ -34,12 +34,8 @@ struct OperatorTypeCheckTests {
         result.status != 0 && result.errors.contains("snippet.swift:\(bodyLine):") && !result.errors.contains("no such module")
     }
 
-    /// The `Modules` directory next to the test bundle, and the package root from this file's path.
+    /// Type-checks `body` after the header (and an extra import) against the built modules.
     private static func typecheck(_ body: String, importing extra: String? = nil) throws -> (status: Int32, errors: String) {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules").path
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-typecheck-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,22 +43,7 @@ struct OperatorTypeCheckTests {
         // An extra import goes on the header's first line, so the body keeps its line number.
         let prefix = extra.map { "import \($0); " } ?? ""
         try (prefix + header + body + "\n").write(to: source, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-I", modules,
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CSQLite/module.modulemap",
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CLibXML2/module.modulemap",
-            "-Xcc", "-fmodule-map-file=\(root.path)/Sources/CZlib/module.modulemap",
-            "-I", "/usr/include/libxml2", source.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return try SwiftcTypecheck.run(source)
     }
 
     @Test func wellTypedComparisonsCompile() throws {
