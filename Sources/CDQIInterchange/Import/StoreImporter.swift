@@ -117,7 +117,9 @@ public struct StoreImporter {
     private func insertAndSave(_ plan: ImportPlan, storeURL: URL, progress: ((Int) -> Void)?) throws(InterchangeError) {
         let container: PersistentContainer
         do {
-            container = try PersistentContainer(model: model, url: storeURL)
+            // An existing store keeps its journal mode: an import adds rows and changes nothing else,
+            // and a refused one leaves a rollback-journal file byte for byte as it was.
+            container = try PersistentContainer(model: model, url: storeURL, readerCount: 0, keepsJournalMode: true)
         } catch {
             throw .store(StoreQuery.naming(storeURL, error.description))
         }

@@ -35,10 +35,15 @@ public final class PersistentContainer: @unchecked Sendable {
     ///
     /// - Parameter readerCount: the most read-only connections a store file gets, so that reads of
     ///   different contexts run in parallel (see ``PersistentStoreCoordinator``); 0 for none.
+    /// - Parameter keepsJournalMode: leave an existing store file in its journal mode instead of
+    ///   switching it to write-ahead logging as Core Data does (a rollback-journal store then has no
+    ///   parallel readers).
     public init(
-        model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
+        model: ManagedObjectModel, url: URL?, readerCount: Int = PersistentStoreCoordinator.defaultReaderCount,
+        keepsJournalMode: Bool = false
     ) throws(StoreError) {
-        coordinator = try PersistentStoreCoordinator(model: model, url: url, readerCount: readerCount)
+        coordinator = try PersistentStoreCoordinator(
+            model: model, url: url, readerCount: readerCount, keepsJournalMode: keepsJournalMode)
     }
 
     /// The context of the container's owner (the main actor in an app, the creating code elsewhere),

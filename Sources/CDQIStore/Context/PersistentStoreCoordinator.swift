@@ -55,21 +55,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens (or creates) the store at `url`, or an in-memory store when `url` is `nil`.
     ///
     /// - Parameter readOnly: open an existing store read-only, changing nothing about its files (see
-    ///   ``SQLiteStore/init(model:url:readOnly:)``); saves then fail.
+    ///   ``SQLiteStore/init(model:url:readOnly:keepsJournalMode:)``); saves then fail.
     /// - Parameter readerCount: the most read-only connections a store file gets (opened when first
     ///   needed); 0 makes every read share the writer connection, one at a time. Ignored for an
-    ///   in-memory store, which always has one connection, and for a file SQLite could not put in WAL
-    ///   mode (``readerCount`` is then 0).
+    ///   in-memory store, which always has one connection, and for a file not in WAL mode
+    ///   (``readerCount`` is then 0).
+    /// - Parameter keepsJournalMode: leave an existing store file in its journal mode instead of
+    ///   switching it to WAL (see ``SQLiteStore/init(model:url:readOnly:keepsJournalMode:)``); a
+    ///   rollback-journal store then has no readers.
     public init(
         model: ManagedObjectModel, url: URL?, readOnly: Bool = false,
-        readerCount: Int = PersistentStoreCoordinator.defaultReaderCount
+        readerCount: Int = PersistentStoreCoordinator.defaultReaderCount, keepsJournalMode: Bool = false
     ) throws(StoreError) {
-        let store = try SQLiteStore(model: model, url: url, readOnly: readOnly)
+        let store = try SQLiteStore(model: model, url: url, readOnly: readOnly, keepsJournalMode: keepsJournalMode)
         self.model = model
         self.store = store
         self.url = url
         // Readers need WAL (without it a reader would wait for the writer, and the writer for readers);
-        // a file whose journal could not be switched to WAL keeps one connection.
+        // a file whose journal is not WAL (kept, or not switchable) keeps one connection.
         readers = url != nil && readerCount > 0 && store.connection.journalMode == "wal"
             ? StoreReaderPool(writer: store, capacity: readerCount) : nil
         layout = ModelLayout(model: model, schema: store.schema)

@@ -33,7 +33,12 @@ public final class SQLiteStore {
     ///
     /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
     ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed).
-    public init(model: ManagedObjectModel, url: URL?, readOnly: Bool = false) throws(StoreError) {
+    /// - Parameter keepsJournalMode: leave an existing store file in the journal mode it has (a
+    ///   rollback-journal store stays one) instead of switching it to write-ahead logging, as Core Data
+    ///   does on opening. A new store is always created in WAL mode.
+    public init(
+        model: ManagedObjectModel, url: URL?, readOnly: Bool = false, keepsJournalMode: Bool = false
+    ) throws(StoreError) {
         self.model = model
         self.url = url
         let path = url?.path ?? ":memory:"
@@ -57,7 +62,7 @@ public final class SQLiteStore {
                 }
             } else {
                 metadata = try Self.verify(connection, path: path, model: model, schema: schema)
-                if !readOnly { try connection.enableWriteAheadLog() }
+                if !readOnly && !keepsJournalMode { try connection.enableWriteAheadLog() }
             }
         } catch let error as StoreError {
             throw error
