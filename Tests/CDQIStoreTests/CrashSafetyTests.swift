@@ -25,8 +25,11 @@ struct CrashSafetyTests {
         throw CancellationError()
     }
 
-    @Test("SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there")
-    func killDuringSaves() throws {
+    /// Run on a WAL store and on a rollback-journal store (which stays one: the writer and the checks
+    /// keep its journal mode).
+    @Test("SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there",
+          arguments: [false, true])
+    func killDuringSaves(journal: Bool) throws {
         let binary = try writer()
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
         defer { cleanUp() }
@@ -34,13 +37,17 @@ struct CrashSafetyTests {
         let model = StoreTestSupport.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld")
         var random = SeededGenerator(seed: 42)
         var acknowledged = 0, trials = 0, nextBatch = 1
+        if journal {
+            _ = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)
+            try SQLiteConnection(path: store.path).execute("PRAGMA journal_mode = DELETE")
+        }
         for trial in 0..<12 {
             let output = folder.appendingPathComponent("acks-\(trial)")
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let handle = try FileHandle(forWritingTo: output)
             let process = Process()
             process.executableURL = binary
-            process.arguments = [model.path, store.path, String(nextBatch)]
+            process.arguments = [model.path, store.path, String(nextBatch)] + (journal ? ["journal"] : [])
             process.standardOutput = handle
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -53,13 +60,15 @@ struct CrashSafetyTests {
                 .split(separator: "\n").compactMap { $0.hasPrefix("ACK ") ? Int($0.dropFirst(4)) : nil }
 
             // Reopen as the next process would, then check the file with SQLite's own checks.
-            let reopened = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)
+            let reopened = try SQLiteStore(
+                model: try StoreTestSupport.fixtureModel("Company"), url: store, keepsJournalMode: journal)
             func scalar(_ sql: String) throws -> String {
                 let statement = try reopened.connection.prepareUncached(sql)
                 #expect(try statement.step())
                 return statement.string(0)
             }
             #expect(try scalar("PRAGMA integrity_check") == "ok")
+            if journal { #expect(try scalar("PRAGMA journal_mode") == "delete") }
             // Every batch is all or nothing: one department and 25 employees, or none of them.
             let partial = try scalar("""
                 SELECT COUNT(*) FROM (SELECT ZSALARY, COUNT(*) AS n FROM ZEMPLOYEE GROUP BY ZSALARY) WHERE n != 25
@@ -74,7 +83,7 @@ struct CrashSafetyTests {
             acknowledged += acks.count
             nextBatch = highest + 1
         }
-        print("crash safety: \(trials) kills, \(acknowledged) acknowledged saves, \(nextBatch - 1) batches stored, no damage")
+        print("crash safety (\(journal ? "rollback journal" : "WAL")): \(trials) kills, \(acknowledged) acknowledged saves, \(nextBatch - 1) batches stored, no damage")
         #expect(acknowledged > 0)
     }
 

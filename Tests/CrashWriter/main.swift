@@ -3,20 +3,32 @@
 // The test kills it with SIGKILL at a random moment and checks the store. If the test process dies
 // first (a crash elsewhere in the suite), the writer stops on its own rather than run forever.
 // With a fourth argument `batch`, each batch is followed by a batch update (the batch's salaries become
-// negative) and a batch delete (its employees e0…e4) before it is acknowledged.
+// negative) and a batch delete (its employees e0…e4) before it is acknowledged. With the argument
+// `journal`, the store is kept in rollback-journal mode (DELETE) instead of WAL.
 import CDQIModel
 import CDQIPredicate
 import CDQIStore
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "batch"), let first = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: cdqi-crash-writer MODEL STORE FIRST-BATCH [batch]\n".utf8))
+let options = Set(arguments.dropFirst(4))
+guard arguments.count >= 4, options.isSubset(of: ["batch", "journal"]), let first = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: cdqi-crash-writer MODEL STORE FIRST-BATCH [batch] [journal]\n".utf8))
     exit(64)
 }
 do {
     let model = try ModelLoader().load(url: URL(fileURLWithPath: arguments[1])).model
-    let coordinator = try PersistentStoreCoordinator(model: model, url: URL(fileURLWithPath: arguments[2]))
+    let storeURL = URL(fileURLWithPath: arguments[2])
+    let journal = options.contains("journal")
+    if journal {
+        // Create the store when missing (in WAL, as every new store), then switch the file to a
+        // rollback journal; the coordinator below keeps that mode.
+        _ = try PersistentStoreCoordinator(model: model, url: storeURL, readerCount: 0, keepsJournalMode: true)
+        try SQLiteConnection(path: storeURL.path).execute("PRAGMA journal_mode = DELETE")
+    }
+    let coordinator = try PersistentStoreCoordinator(
+        model: model, url: storeURL, readerCount: journal ? 0 : PersistentStoreCoordinator.defaultReaderCount,
+        keepsJournalMode: journal)
     let context = ManagedObjectContext(coordinator: coordinator)
     let batchSize = 25
     var batch = first
@@ -34,7 +46,7 @@ do {
         }
         try context.save()
         context.reset()
-        if arguments.count == 5 {
+        if options.contains("batch") {
             _ = try context.execute(BatchUpdateRequest(
                 entityName: "Employee", predicate: try PredicateNode(format: "lastName == %@", "batch \(batch)"),
                 propertiesToUpdate: ["salary": .value(Int32(-batch))]))

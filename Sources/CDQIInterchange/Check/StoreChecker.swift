@@ -37,7 +37,8 @@ public struct StoreChecker {
         }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+            // A store left with an interrupted write is checked as it will be once rolled back.
+            connection = try SQLiteConnection.openForReading(path: url.path)
         } catch {
             throw .store("\(url.path): \(StoreError.classifying(error, path: url.path).description)")
         }

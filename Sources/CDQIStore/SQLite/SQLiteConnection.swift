@@ -25,6 +25,9 @@ public final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// The statement logger registered with SQLite's trace hook, kept alive while registered.
     var tracer: SQLiteTracer?
+    /// What must live as long as the connection: the rolled-back copy it reads, when it reads one
+    /// (see ``openForReading(path:)``).
+    var keptAlive: AnyObject?
 
     /// Opens (or creates) a database.
     ///

@@ -32,7 +32,9 @@ public final class SQLiteStore {
     /// when `url` is `nil`.
     ///
     /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
-    ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed).
+    ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed). A
+    ///   file left with an interrupted write is read as it will be once rolled back, from a copy (see
+    ///   ``SQLiteConnection/openForReading(path:)``).
     /// - Parameter keepsJournalMode: leave an existing store file in the journal mode it has (a
     ///   rollback-journal store stays one) instead of switching it to write-ahead logging, as Core Data
     ///   does on opening. A new store is always created in WAL mode.
@@ -44,7 +46,10 @@ public final class SQLiteStore {
         let path = url?.path ?? ":memory:"
         schema = StoreSchema(model: model)
         do {
-            connection = try SQLiteConnection(path: path, mode: readOnly && url != nil ? .readOnly : .readWriteCreate)
+            // Read-only, a file left with an interrupted write is read from a rolled-back copy.
+            connection = readOnly && url != nil
+                ? try SQLiteConnection.openForReading(path: path)
+                : try SQLiteConnection(path: path, mode: .readWriteCreate)
             try SQLiteFunctions.register(on: connection)
         } catch {
             throw .classifying(error, path: path)
@@ -86,7 +91,9 @@ public final class SQLiteStore {
         metadata = store.metadata
         self.url = url
         do {
-            connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+            // The file the store reads: its own, or the rolled-back copy a read-only store reads.
+            connection = try SQLiteConnection(path: store.connection.path, mode: .readOnly)
+            connection.keptAlive = store.connection.keptAlive
             try SQLiteFunctions.register(on: connection)
         } catch {
             throw .sqlite(error)
