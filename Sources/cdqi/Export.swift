@@ -29,11 +29,11 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write. Default: standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
     func run() throws {
-        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion, forStore: store)
         // The document goes out as it is read (memory stays flat); to a file, through a temporary file
         // beside it that replaces it only once the export has succeeded.
         let destination = output.map { URL(fileURLWithPath: $0) }

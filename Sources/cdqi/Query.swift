@@ -55,7 +55,7 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: table, json or csv.", valueName: "format"))
     var format: ResultFormat = .table
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
     @Flag(help: "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows.")
@@ -67,7 +67,7 @@ struct Query: ParsableCommand {
     }
 
     func run() throws {
-        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion, forStore: store)
         var query = StoreQuery(entityName: entity)
         query.predicate = predicate
         query.order = order

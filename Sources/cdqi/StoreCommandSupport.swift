@@ -1,6 +1,7 @@
 import ArgumentParser
 import CDQIInterchange
 import CDQIModel
+import CDQIStore
 import Foundation
 
 /// What the store commands (`query`, `import`, `export`) share: finding and loading the model, and
@@ -23,6 +24,28 @@ enum StoreCommandSupport {
             error.diagnostics.forEach { StandardError.print($0.description) }
             throw ExitCode.failure
         }
+    }
+
+    /// Loads the model `argument` names to read or write the store at `store`. With `version`, that
+    /// version. A bundle given without one opens with the version whose entity version hashes equal the
+    /// store's metadata (Core Data's compatibility check), the current one when several match; with its
+    /// current version when the store does not exist yet, is not a readable Core Data store, or matches
+    /// no version (opening it then refuses it, naming what differs). Problems are printed; the exit
+    /// status is 1.
+    static func loadModel(_ argument: String, version: String?, forStore store: String) throws(ExitCode) -> ManagedObjectModel {
+        guard version == nil,
+            let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
+            modelURL.pathExtension == "xcdatamodeld",
+            let metadata = try? StoreMetadata.read(from: URL(fileURLWithPath: store))
+        else { return try loadModel(argument, version: version) }
+        let bundle: LoadedBundle
+        do {
+            bundle = try LoadedBundle(url: modelURL)
+        } catch {
+            error.diagnostics.forEach { StandardError.print($0.description) }
+            throw ExitCode.failure
+        }
+        return (bundle.version(matching: metadata) ?? bundle.current).model
     }
 
     /// `message`, with the version of the model's bundle the store matches when the store was refused
