@@ -39,6 +39,9 @@ enum StoreCommandSupport {
             modelURL.pathExtension == "xcdatamodeld",
             let metadata = try? StoreMetadata.read(from: URL(fileURLWithPath: store))
         else { return try loadModel(argument, version: version) }
+        // The common case, a store of the current version, without loading every version (Wire has 90).
+        let current = try loadModel(argument, version: nil)
+        if metadata.isCompatible(with: current) { return current }
         let bundle: LoadedBundle
         do {
             bundle = try LoadedBundle(url: modelURL)
