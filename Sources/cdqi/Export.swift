@@ -6,22 +6,21 @@ import Foundation
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Exports the objects of a store as a JSON document.",
+        usage: "cdqi export [<model>] <store> [--entity <entity>] [--output <file>] [--model-version <name>]",
         discussion: """
             Writes every stored attribute and relationship of every object, with _ids \
             Entity/pk, in the format 'cdqi import' reads. With --entity, only that entity and its \
             sub-entities are written, and relationships to other entities are left out. The store \
-            must exist: an export never creates one.
+            must exist: an export never creates one. Without a model, the store is read with the \
+            model it carries (Z_MODELCACHE, kept by Apple's Core Data); a store without one is \
+            refused.
 
             Exit status: 0 on success, 64 on bad usage (an unknown entity), 1 when the model or \
             the store cannot be read or the output cannot be written.
             """
     )
 
-    @Argument(help: "The model's name (found under the current folder) or the path of a model.")
-    var model: String
-
-    @Argument(help: "The SQLite store file.")
-    var store: String
+    @OptionGroup var paths: ModelAndStoreArguments
 
     @Option(help: ArgumentHelp("Export only this entity (and its sub-entities).", valueName: "entity"))
     var entity: String?
@@ -29,11 +28,17 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write. Default: standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
+    func validate() throws {
+        if modelVersion != nil, paths.model == nil {
+            throw ValidationError("--model-version needs a model bundle: cdqi export MODEL STORE --model-version NAME.")
+        }
+    }
+
     func run() throws {
-        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let loadedModel = try StoreCommandSupport.loadModel(paths.model, version: modelVersion, forStore: paths.store)
         // The document goes out as it is read (memory stays flat); to a file, through a temporary file
         // beside it that replaces it only once the export has succeeded.
         let destination = output.map { URL(fileURLWithPath: $0) }
@@ -53,7 +58,7 @@ struct Export: ParsableCommand {
         let progress = ProgressLine(verb: "exported", noun: "object")
         do {
             try StoreExporter(model: loadedModel).export(
-                storeURL: URL(fileURLWithPath: store), entity: entity, progress: progress.update) { try buffer.write($0) }
+                storeURL: URL(fileURLWithPath: paths.store), entity: entity, progress: progress.update) { try buffer.write($0) }
             try buffer.flush()
             progress.finish()
         } catch {
@@ -62,7 +67,7 @@ struct Export: ParsableCommand {
             if let error = error as? InterchangeError {
                 if case .unknownEntity = error { throw StoreCommandSupport.fail(error.description, usage: true) }
                 throw StoreCommandSupport.fail(
-                    StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store))
+                    StoreCommandSupport.withVersionHint(error.description, model: paths.model, loaded: loadedModel, store: paths.store))
             }
             throw StoreCommandSupport.fail("\(output ?? "standard output"): cannot write the document: \(error.localizedDescription)")
         }

@@ -29,11 +29,11 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Check the document against the model and write nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
     func run() throws {
-        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion, forStore: store)
         let data: Data
         if file == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()

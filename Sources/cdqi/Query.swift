@@ -8,23 +8,21 @@ extension ResultFormat: ExpressibleByArgument {}
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints objects or columns of a Core Data SQLite store.",
+        usage: "cdqi query [<options>] [<model>] <store> --entity <entity>",
         discussion: """
             Without --select and --group-by, prints one row per object: its _id (Entity/pk), its \
             stored attributes and its to-one relationships. --select takes key paths \
             (department.name) and aggregates (count:(salary), sum:, min:, max:, average:); with \
             --group-by, selected key paths must be grouped ones. The store must exist: a query \
-            never creates one.
+            never creates one. Without a model, the store is read with the model it carries \
+            (Z_MODELCACHE, kept by Apple's Core Data); a store without one is refused.
 
             Exit status: 0 on success, 64 on bad usage (a predicate that does not parse, an \
             unknown entity or key), 1 when the model or the store cannot be read.
             """
     )
 
-    @Argument(help: "The model's name (found under the current folder) or the path of a model.")
-    var model: String
-
-    @Argument(help: "The SQLite store file.")
-    var store: String
+    @OptionGroup var paths: ModelAndStoreArguments
 
     @Option(help: ArgumentHelp("The entity to query (its sub-entities' objects included).", valueName: "entity"))
     var entity: String
@@ -55,7 +53,7 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: table, json or csv.", valueName: "format"))
     var format: ResultFormat = .table
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
     @Flag(help: "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows.")
@@ -64,10 +62,13 @@ struct Query: ParsableCommand {
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit \(limit) must be 1 or more.") }
         if let offset, offset < 0 { throw ValidationError("--offset \(offset) must be 0 or more.") }
+        if modelVersion != nil, paths.model == nil {
+            throw ValidationError("--model-version needs a model bundle: cdqi query MODEL STORE --entity E --model-version NAME.")
+        }
     }
 
     func run() throws {
-        let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion)
+        let loadedModel = try StoreCommandSupport.loadModel(paths.model, version: modelVersion, forStore: paths.store)
         var query = StoreQuery(entityName: entity)
         query.predicate = predicate
         query.order = order
@@ -75,7 +76,7 @@ struct Query: ParsableCommand {
         query.offset = offset
         query.select = select
         query.groupBy = groupBy
-        let storeURL = URL(fileURLWithPath: store)
+        let storeURL = URL(fileURLWithPath: paths.store)
         do {
             // The predicate language decides comparisons of different kinds (always false), silently:
             // say so, naming the key and both kinds.
@@ -95,7 +96,7 @@ struct Query: ParsableCommand {
                 }
             }
         } catch {
-            let message = StoreCommandSupport.withVersionHint(error.description, model: model, loaded: loadedModel, store: store)
+            let message = StoreCommandSupport.withVersionHint(error.description, model: paths.model, loaded: loadedModel, store: paths.store)
             throw StoreCommandSupport.fail(message, usage: error.isUsageError)
         }
     }

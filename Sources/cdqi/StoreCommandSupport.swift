@@ -1,6 +1,7 @@
 import ArgumentParser
 import CDQIInterchange
 import CDQIModel
+import CDQIStore
 import Foundation
 
 /// What the store commands (`query`, `import`, `export`) share: finding and loading the model, and
@@ -25,10 +26,53 @@ enum StoreCommandSupport {
         }
     }
 
+    /// Loads the model `argument` names to read or write the store at `store`. With `version`, that
+    /// version. A bundle given without one opens with the version whose entity version hashes equal the
+    /// store's metadata (Core Data's compatibility check), the current one when several match; with its
+    /// current version when the store does not exist yet, is not a readable Core Data store, or matches
+    /// no version (opening it then refuses it, naming what differs). With no `argument`, the model the
+    /// store carries (``loadCarriedModel(store:)``). Problems are printed; the exit status is 1.
+    static func loadModel(_ argument: String?, version: String?, forStore store: String) throws(ExitCode) -> ManagedObjectModel {
+        guard let argument else { return try loadCarriedModel(store: store) }
+        guard version == nil,
+            let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
+            modelURL.pathExtension == "xcdatamodeld",
+            let metadata = try? StoreMetadata.read(from: URL(fileURLWithPath: store))
+        else { return try loadModel(argument, version: version) }
+        // The common case, a store of the current version, without loading every version (Wire has 90).
+        let current = try loadModel(argument, version: nil)
+        if metadata.isCompatible(with: current) { return current }
+        let bundle: LoadedBundle
+        do {
+            bundle = try LoadedBundle(url: modelURL)
+        } catch {
+            error.diagnostics.forEach { StandardError.print($0.description) }
+            throw ExitCode.failure
+        }
+        return (bundle.version(matching: metadata) ?? bundle.current).model
+    }
+
+    /// The model the store at `store` carries in `Z_MODELCACHE` (stores Apple's Core Data wrote), for
+    /// `query` and `export` given no model. A missing store, a store without a cache, or a cache that
+    /// cannot be decoded or does not match the store's metadata is an error (``MigrationError``); the
+    /// exit status is 1.
+    static func loadCarriedModel(store: String) throws(ExitCode) -> ManagedObjectModel {
+        guard FileManager.default.fileExists(atPath: store) else {
+            throw fail(QueryError.missingStore(path: store).description)
+        }
+        do {
+            return try ManagedObjectModel(storeModelCacheAt: URL(fileURLWithPath: store))
+        } catch {
+            // SQLite's own errors do not name the file.
+            let message = error.description
+            throw fail(message.contains(store) ? message : "\(store): \(message)")
+        }
+    }
+
     /// `message`, with the version of the model's bundle the store matches when the store was refused
     /// as written for a different model (`--model-version "X"`).
-    static func withVersionHint(_ message: String, model argument: String, loaded: ManagedObjectModel, store: String) -> String {
-        guard message.contains("the store was written for a different model"),
+    static func withVersionHint(_ message: String, model argument: String?, loaded: ManagedObjectModel, store: String) -> String {
+        guard let argument, message.contains("the store was written for a different model"),
             let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
             modelURL.pathExtension == "xcdatamodeld"
         else { return message }
