@@ -47,7 +47,7 @@ struct PostgresConnectionTests {
                    100000000000000000000::numeric, 0::numeric, '2001-01-01 00:01:00+00'::timestamptz,
                    '2000-01-01 00:00:00.5'::timestamp, '2000-12-31'::date,
                    'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, '{"a":1}'::jsonb, 'x'::varchar, 'y'::char(3),
-                   NULL::bigint, 'infinity'::timestamptz
+                   NULL::bigint, 'infinity'::timestamptz, 0.000000012::numeric
             """)
         let expected: [StoredValue] = [
             .bool(true), .bool(false), .integer(42), .integer(-42), .double(1.5),
@@ -58,6 +58,8 @@ struct PostgresConnectionTests {
             .date(secondsSinceReferenceDate: -86_400),
             .uuid(UUID(uuidString: "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11") ?? UUID()),
             .string(#"{"a": 1}"#), .string("x"), .string("y  "), .null, .date(secondsSinceReferenceDate: .infinity),
+            // Base-10000 groups 0000 0001 2000 after the point: weight -2.
+            .decimal(Decimal(string: "0.000000012") ?? 0),
         ]
         #expect(result.rowCount == 1)
         #expect(try result.row(0) == expected)
@@ -197,6 +199,27 @@ struct PostgresConnectionTests {
             }
             #expect(!connection.isInTransaction)
             #expect(try connection.query("SELECT k FROM t ORDER BY k").rows() == [[.integer(1)], [.integer(4)]])
+        }
+    }
+
+    @Test("a retrying transaction runs again after a serialization failure, and commits once")
+    func retryingTransaction() throws {
+        try TestDatabase.withScratchSchema { first, schema in
+            let second = try PostgresConnection(url: TestDatabase.url(schema: schema))
+            defer { second.close() }
+            try first.execute("CREATE TABLE counter (id bigint PRIMARY KEY, n bigint)")
+            try first.query("INSERT INTO counter VALUES (1, 0)")
+            var attempts = 0
+            try first.retryingTransaction(isolation: .repeatableRead, attempts: 3) {
+                attempts += 1
+                // The snapshot is taken here; on the first attempt another connection then changes the row.
+                _ = try first.query("SELECT n FROM counter WHERE id = $1", [.integer(1)])
+                if attempts == 1 { try second.query("UPDATE counter SET n = n + 10 WHERE id = $1", [.integer(1)]) }
+                try first.query("UPDATE counter SET n = n + 1 WHERE id = $1", [.integer(1)])
+            }
+            #expect(attempts == 2)
+            // 10 from the other connection, 1 from the attempt that committed.
+            #expect(try first.query("SELECT n FROM counter").value(row: 0, column: 0) == .integer(11))
         }
     }
 

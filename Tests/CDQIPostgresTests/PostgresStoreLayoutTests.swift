@@ -1,5 +1,5 @@
 import CDQIModel
-import CDQIPostgres
+@testable import CDQIPostgres
 import CDQIPredicate
 import CDQIStore
 import Foundation
@@ -66,6 +66,27 @@ struct PostgresStoreLayoutTests {
         let layout = PostgresStoreLayout(model: ManagedObjectModel(entities: [entity]), schemaName: "s")
         // The column is Z + the upper-cased name: 64 bytes.
         #expect(throws: PostgresStoreError.identifierTooLong("Z" + long.uppercased())) { try layout.createStatements() }
+    }
+
+    @Test("index terms: the column quoted, SQLite's BINARY collation as \"C\", the direction kept")
+    func indexTerms() {
+        #expect(PostgresStoreLayout.indexTerm("ZDEPARTMENT") == #""ZDEPARTMENT""#)
+        #expect(PostgresStoreLayout.indexTerm("ZNAME COLLATE BINARY DESC") == #""ZNAME" COLLATE "C" DESC"#)
+        #expect(PostgresStoreLayout.indexTerm("ZNAME COLLATE BINARY ASC") == #""ZNAME" COLLATE "C" ASC"#)
+    }
+
+    @Test("an index name over 63 bytes keeps its first 54 and gains a hash; distinct names stay distinct")
+    func longIndexNames() {
+        #expect(PostgresStoreLayout.indexName("ZEMPLOYEE_ZDEPARTMENT_INDEX") == "ZEMPLOYEE_ZDEPARTMENT_INDEX")
+        let stem = "Z_Employee_UNIQUE_" + String(repeating: "x", count: 50)
+        let first = PostgresStoreLayout.indexName(stem + "_firstName")
+        let second = PostgresStoreLayout.indexName(stem + "_lastName")
+        #expect(first.utf8.count == 63)
+        #expect(first.hasPrefix(String(stem.prefix(54)) + "_"))
+        #expect(first != second)
+        // A name of exactly 63 bytes is kept whole.
+        let exact = String(repeating: "i", count: 63)
+        #expect(PostgresStoreLayout.indexName(exact) == exact)
     }
 
     @Test("the create statements quote Core Data's names and qualify tables by the schema")
