@@ -199,9 +199,22 @@ struct PostgresStoreLayoutTests {
             _ = try PostgresStoreLayout(model: Self.companyModel(), schemaName: schema).open(connection)
             let other = PostgresStoreLayout(model: Self.companyModel(extraProjectAttribute: true), schemaName: schema)
             #expect(throws: PostgresStoreError.modelMismatch(
-                schema: schema, differences: ["entity 'Project' differs (its attributes, relationships or constraints changed)"]
+                schema: schema,
+                differences: ["entity 'Project' differs: property 'budget' is in the model but not in the store (no column ZBUDGET)"]
             )) {
                 try other.open(connection)
+            }
+            // The store's side: a model without Project's title has a column too many.
+            var fewer = Self.companyModel()
+            if let index = fewer.entities.firstIndex(where: { $0.name == "Project" }) {
+                fewer.entities[index].attributes = []
+                fewer.entities[index].uniquenessConstraints = []
+            }
+            #expect(throws: PostgresStoreError.modelMismatch(
+                schema: schema,
+                differences: ["entity 'Project' differs: the store has column ZTITLE, which no property of the model has"]
+            )) {
+                try PostgresStoreLayout(model: fewer, schemaName: schema).open(connection)
             }
             let columns = try connection.query(
                 "SELECT count(*)::bigint FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'ZPROJECT'",

@@ -89,10 +89,54 @@ extension PostgresStoreLayout {
         } catch {
             throw PostgresStoreError.unreadableMetadata(schema: schemaName, reason: error.description)
         }
-        var differences = try metadata.differences(from: model)
+        // An entity whose hash differs is described by its properties, from the columns of its table.
+        var differences = try metadata.differences(from: model) { name in
+            try propertyDifferences(of: name, connection, tables: tables)
+        }
         if differences.isEmpty { differences = try layoutDifferences(connection, tables: tables) }
         if !differences.isEmpty { throw PostgresStoreError.modelMismatch(schema: schemaName, differences: differences) }
         return metadata
+    }
+
+    /// How an entity's stored properties in the model differ from its table's columns in the schema:
+    /// properties with no column, columns of another type, and columns no property of the model has.
+    private func propertyDifferences(
+        of entityName: String, _ connection: PostgresConnection, tables: Set<String>
+    ) throws -> [String] {
+        guard let mapping = storeSchema.entity(named: entityName), let entity = model.entity(named: entityName),
+            let table = storeSchema.table(named: mapping.tableName), tables.contains(table.name)
+        else { return [] }
+        let result = try connection.query(
+            "SELECT column_name::text, data_type::text FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = $2", [.string(schemaName), .string(table.name)])
+        var stored: [String: String] = [:]
+        for row in 0..<result.rowCount {
+            if let name = try result.string(row: row, column: 0) { stored[name] = try result.string(row: row, column: 1) ?? "" }
+        }
+        let declared = Dictionary(
+            table.columns.map { ($0.name, Self.columnType(forSQLiteType: $0.type)) }, uniquingKeysWith: { first, _ in first })
+        var details: [String] = []
+        let properties = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+            + model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
+        for property in properties.sorted() {
+            guard let column = mapping.columns[property]?.value else { continue }
+            guard let type = stored[column] else {
+                details.append("property '\(property)' is in the model but not in the store (no column \(column))")
+                continue
+            }
+            if let expected = declared[column], expected != type {
+                details.append("property '\(property)' is \(expected) in the model and \(type) in the store (column \(column))")
+            }
+        }
+        let known = Set(table.columns.map(\.name)).union(["Z_PK", "Z_ENT", "Z_OPT"])
+        for column in stored.keys.sorted() where !known.contains(column) {
+            details.append("the store has column \(column), which no property of the model has")
+        }
+        if details.isEmpty {
+            details.append("its properties have the same columns; an option changed (optionality, a default, a "
+                + "version hash modifier, a uniqueness constraint, …)")
+        }
+        return details
     }
 
     /// Entity numbers, tables and columns the model needs that the schema does not have.
