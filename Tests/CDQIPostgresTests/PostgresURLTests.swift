@@ -33,6 +33,10 @@ struct PostgresURLTests {
         #expect(bare.port == 5432)
         #expect(bare.database == nil)
         #expect(bare.sslMode == "disable")
+
+        // A host name that begins like a loopback address is not one.
+        #expect(try PostgresURL("postgres://127.0.0.1.example.com/d").sslMode == "prefer")
+        #expect(try PostgresURL("postgres://127.3.2.1/d").sslMode == "disable")
     }
 
     @Test("percent-decoding of user, password and database")

@@ -172,7 +172,8 @@ public final class PostgresConnection {
     }
 
     /// Runs ``transaction(isolation:_:)`` and, when it fails with a serialization failure or a
-    /// deadlock (``PostgresError/isRetryable``), runs it again, up to `attempts` times in all.
+    /// deadlock (``PostgresError/isRetryable``, or a ``PostgresStoreError/postgres(_:)`` wrapping one),
+    /// runs it again, up to `attempts` times in all. An error of any other kind is thrown at once.
     public func retryingTransaction<T>(
         isolation: IsolationLevel = .serializable, attempts: Int = 5, _ body: () throws -> T
     ) throws -> T {
@@ -180,9 +181,18 @@ public final class PostgresConnection {
         while true {
             do {
                 return try transaction(isolation: isolation, body)
-            } catch let error as PostgresError where error.isRetryable && attempt < attempts && transactionDepth == 0 {
+            } catch where Self.isRetryable(error) && attempt < attempts && transactionDepth == 0 {
                 attempt += 1
             }
+        }
+    }
+
+    /// Whether `error` is a serialization failure or a deadlock, itself or wrapped in a store error.
+    static func isRetryable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PostgresError: error.isRetryable
+        case PostgresStoreError.postgres(let error): error.isRetryable
+        default: false
         }
     }
 
@@ -225,7 +235,11 @@ public final class PostgresConnection {
             func field(_ code: UInt8) -> String? {
                 PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
             }
-            let message = field(UInt8(ascii: "M")) ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+            var message = field(UInt8(ascii: "M")) ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+            if message.isEmpty {
+                let status = PQresStatus(PQresultStatus(result)).map { String(cString: $0) } ?? "unknown"
+                message = "the statement ended with \(status), which CDQI does not handle (COPY is not supported)"
+            }
             guard let state = field(UInt8(ascii: "C")) else {
                 throw lostOrFailed(message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
             }

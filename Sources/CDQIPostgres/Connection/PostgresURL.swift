@@ -190,7 +190,10 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a host is this machine's loopback interface.
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        // 127.0.0.0/8 as a dotted IPv4 literal only: a host name may begin with "127." too.
+        host == "localhost" || host == "::1"
+            || (host.hasPrefix("127.") && host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+                && host.allSatisfy { $0 == "." || ("0"..."9").contains($0) })
     }
 
     /// Percent-decodes one part: `%XX` pairs become bytes, which must be UTF-8 with no NUL.
