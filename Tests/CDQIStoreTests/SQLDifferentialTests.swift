@@ -44,7 +44,7 @@ struct SQLDifferentialTests {
 
     static let names = ["Alice", "alice", "ÁLICE", "Álice", "Bob", "bobby", "Café", "CAFE", "cafe", "Zoë", "zoe", "", "a*b", "O'Brien", "x%y_z"]
 
-    private func makeCompany(seed: UInt64) throws -> CompanyGraph {
+    func makeCompany(seed: UInt64) throws -> CompanyGraph {
         var random = SeededGenerator(seed: seed)
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
         let uuid = store.metadata.uuid

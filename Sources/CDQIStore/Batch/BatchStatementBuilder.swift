@@ -13,16 +13,17 @@ struct BatchStatementBuilder {
 
     /// The table and the condition choosing the rows of a request.
     func selection(_ request: FetchRequest) throws(PredicateSQLError) -> (table: String, condition: SQLFragment) {
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: .sqlite)
         let root = try compiler.rootScope(for: request.entityName)
         let table = root.mapping.tableName
         if request.hasWindow {
-            let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: storeIdentifier)
+            let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: .sqlite)
             let select = try builder.build(request, shape: .objectIDs)
             return (table, SQLFragment.template("t0.Z_PK IN (SELECT Z_PK FROM (%))", select))
         }
         var conditions: [SQLFragment] = []
-        if let filter = FetchSQLBuilder.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+        if let filter = FetchSQLBuilder.entityFilter(
+            root, includesSubentities: request.includesSubentities, schema: schema, dialect: .sqlite) {
             conditions.append(filter)
         }
         if let predicate = request.predicate { conditions.append(try compiler.compile(predicate, in: root)) }
@@ -53,7 +54,7 @@ struct BatchStatementBuilder {
         } catch {
             throw .predicate(error)
         }
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: .sqlite)
         var sets: [SQLFragment] = []
         for (name, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = attribute(named: name, of: entity), !attribute.isTransient,
