@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Sworm", targets: ["Sworm"]),
         // Persistence's API (DAOFactory, DAOs, search criteria) over our store (issue 21).
         .library(name: "Persistence", targets: ["Persistence"]),
+        // The PostgreSQL store: driver (libpq), connection, Core Data's layout in a schema (issue 22).
+        .library(name: "CDQIPostgres", targets: ["CDQIPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +42,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // The managed object model and the .xcdatamodeld loader.
         .target(name: "CDQIModel", dependencies: ["CLibXML2", "CZlib"]),
@@ -101,6 +104,10 @@ let package = Package(
         // Persistence's API (DAOFactory, DAOs, search criteria) over our store, and its tests (issue 21).
         .target(name: "Persistence", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
+        // The PostgreSQL store (issue 22): libpq connections, Core Data's layout in a schema, and its tests
+        // (those needing a server skip unless CDQI_POSTGRES_URL is set; bin/postgres-cluster starts one).
+        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
+        .testTarget(name: "CDQIPostgresTests", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],
     swiftLanguageModes: [.v6]

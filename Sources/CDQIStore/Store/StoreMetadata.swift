@@ -31,7 +31,7 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Reads the metadata from a `Z_METADATA` row.
-    init(uuid: String, plist: Data, path: String) throws(StoreError) {
+    package init(uuid: String, plist: Data, path: String) throws(StoreError) {
         let decoded: Any
         do {
             decoded = try PropertyListSerialization.propertyList(from: plist, format: nil)
@@ -53,7 +53,7 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// The binary property list Core Data stores in `Z_PLIST`.
-    func propertyList() throws(StoreError) -> Data {
+    package func propertyList() throws(StoreError) -> Data {
         var dictionary: [String: Any] = [
             "NSStoreType": "SQLite",
             "NSStoreModelVersionHashes": entityHashes,
@@ -74,7 +74,7 @@ public struct StoreMetadata: Sendable, Hashable {
     /// How the store's entity hashes differ from a model's, one sentence per difference; empty when
     /// they match. Entities whose hash cannot be computed with certainty (derived attributes) are
     /// compared by name only.
-    func differences(
+    package func differences(
         from model: ManagedObjectModel, describing describe: (String) throws -> [String] = { _ in [] }
     ) rethrows -> [String] {
         let computed = ModelVersionHashes(model: model)

@@ -1,0 +1,112 @@
+import CDQIPredicate
+import CLibPQ
+import Foundation
+
+/// The rows a statement returned (all of them, in memory), or what a command did: libpq's `PGresult`,
+/// freed with this object. Values are in PostgreSQL's binary format and read as ``StoredValue``s.
+///
+/// Not `Sendable`: read it on the thread that ran the statement, or copy the values out.
+public final class PostgresResult {
+    private let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQclear(handle)
+    }
+
+    /// The number of rows.
+    public var rowCount: Int { Int(PQntuples(handle)) }
+
+    /// The number of columns.
+    public var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// The column names, in order.
+    public var columnNames: [String] {
+        (0..<PQnfields(handle)).map { column in PQfname(handle, column).map { String(cString: $0) } ?? "" }
+    }
+
+    /// The number of rows an `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `SELECT` or `COPY` touched
+    /// (`PQcmdTuples`); 0 for other commands.
+    public var affectedRowCount: Int {
+        PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0
+    }
+
+    /// Whether the value at `row`, `column` (both 0-based) is NULL; `true` outside the result.
+    public func isNull(row: Int, column: Int) -> Bool {
+        guard contains(row: row, column: column) else { return true }
+        return PQgetisnull(handle, Int32(row), Int32(column)) != 0
+    }
+
+    /// The value at `row`, `column` (both 0-based). Throws ``PostgresError/Kind/unsupportedValue`` for
+    /// a position outside the result or a type CDQI does not read (``StoredValue`` lists the types read).
+    public func value(row: Int, column: Int) throws(PostgresError) -> StoredValue {
+        guard contains(row: row, column: column) else {
+            throw PostgresError(
+                kind: .unsupportedValue,
+                message: "no value at row \(row), column \(column): the result has \(rowCount) rows of \(columnCount) columns")
+        }
+        let (r, c) = (Int32(row), Int32(column))
+        if PQgetisnull(handle, r, c) != 0 { return .null }
+        let length = Int(PQgetlength(handle, r, c))
+        guard let start = PQgetvalue(handle, r, c) else { return .null }
+        let bytes = UnsafeRawBufferPointer(start: start, count: length)
+        return try PostgresValueDecoding.decode(bytes, type: PQftype(handle, c), column: columnName(c))
+    }
+
+    /// Row `row` (0-based), every column.
+    public func row(_ row: Int) throws(PostgresError) -> [StoredValue] {
+        var values: [StoredValue] = []
+        values.reserveCapacity(columnCount)
+        for column in 0..<columnCount { values.append(try value(row: row, column: column)) }
+        return values
+    }
+
+    /// Every row, every column.
+    public func rows() throws(PostgresError) -> [[StoredValue]] {
+        var rows: [[StoredValue]] = []
+        rows.reserveCapacity(rowCount)
+        for index in 0..<rowCount { rows.append(try row(index)) }
+        return rows
+    }
+
+    /// The integer at `row`, `column`, or `nil` for NULL; throws when the value is not an integer.
+    public func int64(row: Int, column: Int) throws(PostgresError) -> Int64? {
+        switch try value(row: row, column: column) {
+        case .null: return nil
+        case .integer(let integer): return integer
+        case let other:
+            throw PostgresError(kind: .unsupportedValue, message: "column '\(columnName(Int32(column)))' holds \(other), not an integer")
+        }
+    }
+
+    /// The text at `row`, `column`, or `nil` for NULL; throws when the value is not text.
+    public func string(row: Int, column: Int) throws(PostgresError) -> String? {
+        switch try value(row: row, column: column) {
+        case .null: return nil
+        case .string(let string): return string
+        case let other:
+            throw PostgresError(kind: .unsupportedValue, message: "column '\(columnName(Int32(column)))' holds \(other), not text")
+        }
+    }
+
+    /// The bytes at `row`, `column`, or `nil` for NULL; throws when the value is not `bytea`.
+    public func data(row: Int, column: Int) throws(PostgresError) -> Data? {
+        switch try value(row: row, column: column) {
+        case .null: return nil
+        case .data(let data): return data
+        case let other:
+            throw PostgresError(kind: .unsupportedValue, message: "column '\(columnName(Int32(column)))' holds \(other), not bytes")
+        }
+    }
+
+    private func contains(row: Int, column: Int) -> Bool {
+        row >= 0 && row < rowCount && column >= 0 && column < columnCount
+    }
+
+    private func columnName(_ column: Int32) -> String {
+        PQfname(handle, column).map { String(cString: $0) } ?? "#\(column)"
+    }
+}
