@@ -88,6 +88,37 @@ struct PostgresDialectSQLTests {
         #expect(fragment.bindings.map { $0.resolve(constants: [], request: request) } == [.null, .integer(2)])
     }
 
+    @Test("a grouped dictionary fetch: averages as double precision, HAVING on a named column, code-point order")
+    func dictionaryFetch() throws {
+        let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
+        var request = FetchRequest(entityName: "Employee")
+        request.propertiesToFetch = [
+            "lastName", .expression(ExpressionDescription(name: "mean", expression: try ExpressionNode(format: "average:(salary)"))),
+        ]
+        request.propertiesToGroupBy = ["lastName"]
+        request.havingPredicate = try PredicateNode(format: "$mean > 1000")
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: "lastName")]
+        let builder = DictionaryFetchSQLBuilder(
+            model: store.model, schema: store.schema, storeIdentifier: store.metadata.uuid, dialect: .postgres)
+        let (fragment, columns) = try builder.build(request)
+        #expect(SQLDialect.postgres.statementText(fragment)
+            == "SELECT t0.\"ZLASTNAME\", CAST(AVG(t0.\"ZSALARY\") AS double precision) FROM \"ZEMPLOYEE\" t0 GROUP BY t0.\"ZLASTNAME\" "
+            + "HAVING CAST(AVG(t0.\"ZSALARY\") AS double precision) > $1::bigint ORDER BY t0.\"ZLASTNAME\" COLLATE \"C\" ASC NULLS FIRST")
+        #expect(fragment.bindings.map { $0.resolve(constants: [], request: request) } == [.integer(1000)])
+        #expect(columns.map(\.name) == ["lastName", "mean"])
+    }
+
+    @Test("a PostgreSQL MATCHES binds its translated pattern, so its compilation is not reused for other constants")
+    func matchesIsNotCached() throws {
+        let predicate = try PredicateNode(format: "lastName MATCHES 'A.*'")
+        var postgres = PredicateParameterizer(storeIdentifier: "s", dialect: .postgres)
+        _ = postgres.rewrite(predicate)
+        #expect(!postgres.isCacheable)
+        var sqlite = PredicateParameterizer(storeIdentifier: "s", dialect: .sqlite)
+        _ = sqlite.rewrite(predicate)
+        #expect(sqlite.isCacheable)
+    }
+
     @Test("what PostgreSQL refuses that SQLite runs, with the construct and its offset")
     func refusals() throws {
         func refusal(_ format: String, _ arguments: [Any?] = [], sort: [FetchSortDescriptor] = []) -> (String, Int?)? {

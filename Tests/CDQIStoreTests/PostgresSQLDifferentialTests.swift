@@ -108,8 +108,9 @@ struct PostgresSQLDifferentialTests {
     @Test("many-to-many and one-to-many paths give the same objects in PostgreSQL and in memory", arguments: [11, 12] as [UInt64])
     func differentialManyToMany(seed: UInt64) throws {
         let graph = try SQLDifferentialTests().makeDevelopers(seed: seed)
-        let connection = try postgresCopy(of: graph.store, schema: "cdqi_differential_\(seed)")
-        defer { connection.close() }
+        let schema = Self.schemaName("\(seed)")
+        let connection = try postgresCopy(of: graph.store, schema: schema)
+        defer { drop(connection, schema: schema) }
         var generator = SQLDifferentialTests.PredicateGenerator(random: SeededGenerator(seed: seed &* 104_729), departmentReferences: [])
         let (developer, language, project) = SQLDifferentialTests.developersGenerators(graph)
         var tally = Tally()
@@ -130,7 +131,9 @@ struct PostgresSQLDifferentialTests {
     @Test("generated predicates give the same objects in PostgreSQL and in memory", arguments: [1, 2, 3] as [UInt64])
     func differential(seed: UInt64) throws {
         let graph = try SQLDifferentialTests().makeCompany(seed: seed)
-        let connection = try postgresCopy(of: graph.store, schema: "cdqi_differential_\(seed)")
+        let schema = Self.schemaName("\(seed)")
+        let connection = try postgresCopy(of: graph.store, schema: schema)
+        defer { drop(connection, schema: schema) }
         var generator = SQLDifferentialTests.PredicateGenerator(
             random: SeededGenerator(seed: seed &* 7919), departmentReferences: graph.departments.map(\.reference)
                 + [ObjectReference(entityName: "Department", storeIdentifier: "elsewhere", identity: .primaryKey(1))])
@@ -145,6 +148,16 @@ struct PostgresSQLDifferentialTests {
         for problem in tally.problems.prefix(15) { Issue.record("\(problem)") }
         #expect(tally.problems.isEmpty)
         #expect(tally.agreed > tally.total * 9 / 10)
+    }
+
+    /// A schema name no other test run uses at the same time.
+    static func schemaName(_ label: String) -> String {
+        "cdqi_differential_\(label)_" + UUID().uuidString.prefix(8).lowercased()
+    }
+
+    /// Drops a test's schema and closes its connection.
+    func drop(_ connection: PostgresConnection, schema: String) {
+        try? connection.execute("DROP SCHEMA IF EXISTS \(PostgresConnection.quoteIdentifier(schema)) CASCADE")
         connection.close()
     }
 }
@@ -152,8 +165,9 @@ struct PostgresSQLDifferentialTests {
 extension PostgresSQLDifferentialTests {
     @Test("cdqi_fold in PostgreSQL folds every character of its domain as StringFolding does, and refuses one outside it")
     func foldInPostgres() throws {
-        let connection = try postgresCopy(of: try SQLDifferentialTests().makeCompany(seed: 1).store, schema: "cdqi_differential_fold")
-        defer { connection.close() }
+        let schema = Self.schemaName("fold")
+        let connection = try postgresCopy(of: try SQLDifferentialTests().makeCompany(seed: 1).store, schema: schema)
+        defer { drop(connection, schema: schema) }
         var scalars: [Unicode.Scalar] = []
         for range in PostgresFoldTable.domain { for value in range { if let s = Unicode.Scalar(value) { scalars.append(s) } } }
         // One character per field, fields separated by U+0001 (which every folding keeps).

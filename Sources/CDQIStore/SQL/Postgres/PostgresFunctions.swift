@@ -17,6 +17,11 @@ import Foundation
 /// cannot reproduce Foundation exactly they raise an error instead of answering differently:
 /// `CQ001` for folding text outside ``PostgresFoldTable/domain``, `CQ002` for a non-ASCII subject of a
 /// pattern translated for ASCII only.
+///
+/// Known limits, where the two engines are not made to agree value for value: `cdqi_like` brings text to
+/// NFC with PostgreSQL's Unicode tables and the evaluator with ICU's, which can differ only for
+/// characters assigned in a Unicode version one of them does not know yet; integer arithmetic that
+/// overflows 64 bits is an error in PostgreSQL (`22003`), not a result.
 public enum PostgresFunctions {
     /// The script for a schema (created in it; the compiler's SQL finds them through `search_path`).
     public static func script(schema: String) -> String {
