@@ -108,6 +108,28 @@ struct PostgresDialectSQLTests {
         #expect(columns.map(\.name) == ["lastName", "mean"])
     }
 
+    @Test("batch DELETE and UPDATE in PostgreSQL: quoted names, RETURNING, the version bumped, joins as a key subquery")
+    func batchStatements() throws {
+        let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
+        let builder = BatchStatementBuilder(
+            model: store.model, schema: store.schema, storeIdentifier: store.metadata.uuid, dialect: .postgres)
+        let delete = try builder.delete(
+            FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "salary > 1000")), returning: true)
+        #expect(delete.table == "ZEMPLOYEE")
+        #expect(SQLDialect.postgres.statementText(delete.statement)
+            == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"ZSALARY\" > $1::bigint RETURNING \"Z_ENT\", \"Z_PK\"")
+        let joined = try builder.delete(
+            FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "department.name == 'R'")), returning: false)
+        #expect(SQLDialect.postgres.statementText(joined.statement)
+            == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"Z_PK\" IN (SELECT t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 "
+            + "LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text)")
+        let update = try builder.update(
+            BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary + 1"))]),
+            returning: false)
+        #expect(SQLDialect.postgres.statementText(update)
+            == "UPDATE \"ZEMPLOYEE\" AS t0 SET \"ZSALARY\" = (t0.\"ZSALARY\" + $1::bigint), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE TRUE")
+    }
+
     @Test("a PostgreSQL MATCHES binds its translated pattern, so its compilation is not reused for other constants")
     func matchesIsNotCached() throws {
         let predicate = try PredicateNode(format: "lastName MATCHES 'A.*'")
