@@ -183,16 +183,25 @@ struct PostgresDialectSQLTests {
         let cases: [(String, Bool, String, Bool, Bool)] = [
             ("A.*", false, "^(?:A[^\\n\\r\\u0085\\u2028\\u2029]*)$", false, false),
             ("^b+?ob$", false, "^(?:b+ob)$", false, false),
-            ("(?i)zoe", false, "^(?:zoe)$", true, true),
+            ("(?i)zoe", false, "^(?:zoe)$", true, false),
             ("[A-Z][^\\]x-]{2,3}", false, "^(?:[A-Z][^\\]x\\-]{2,3})$", false, false),
             ("a\\.b|c\\d", false, "^(?:a\\.b|c[0-9])$", false, true),
-            ("x(?:y|z)?", true, "^(?:x(?:y|z)?)$", true, true),
+            ("x(?:y|z)?", true, "^(?:x(?:y|z)?)$", true, false),
             ("it's", false, "^(?:it\\'s)$", false, false),
         ]
         for (pattern, caseInsensitive, expected, flagCase, flagASCII) in cases {
             let result = PostgresRegexTranslator.translate(pattern, caseInsensitive: caseInsensitive)
             #expect(result == .success(.init(pattern: expected, caseInsensitive: flagCase, needsASCIISubject: flagASCII)), "\(pattern)")
         }
+    }
+
+    @Test("the characters case-insensitive MATCHES refuses in PostgreSQL: those ICU may take for ASCII ignoring case")
+    func asciiCaseRelatives() {
+        func listed(_ value: UInt32) -> Bool { PostgresFunctions.asciiCaseRelatives.contains { $0.contains(value) } }
+        // ß → ss, ſ → s, K (Kelvin) → k, İ → i̇, ﬀ → ff, Ａ (fullwidth) → a.
+        for value: UInt32 in [0xDF, 0x17F, 0x212A, 0x130, 0xFB00, 0xFF21] { #expect(listed(value), "U+\(String(value, radix: 16))") }
+        // é, À, ø, Greek Σ and Cyrillic Ж fold to letters that are not ASCII.
+        for value: UInt32 in [0xE9, 0xC0, 0xF8, 0x3A3, 0x416] { #expect(!listed(value), "U+\(String(value, radix: 16))") }
     }
 
     @Test("cdqi_fold's tables fold every character of the domain and random strings exactly as StringFolding")

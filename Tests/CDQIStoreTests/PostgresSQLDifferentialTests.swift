@@ -193,3 +193,29 @@ extension PostgresSQLDifferentialTests {
         #expect(try plain.string(row: 0, column: 0) == "中")
     }
 }
+
+extension PostgresSQLDifferentialTests {
+    @Test("cdqi_matches in PostgreSQL: case-insensitive on ASCII case rules, refusing what ICU could read otherwise")
+    func matchesInPostgres() throws {
+        let schema = Self.schemaName("matches")
+        let connection = try postgresCopy(of: try SQLDifferentialTests().makeCompany(seed: 1).store, schema: schema)
+        defer { drop(connection, schema: schema) }
+        func matches(_ text: String, _ are: String, _ flags: Int64) throws(PostgresError) -> Bool {
+            let result = try connection.query("SELECT cdqi_matches($1::text, $2::text, $3::bigint)", [.string(text), .string(are), .integer(flags)])
+            let value = try result.value(row: 0, column: 0)
+            return value == .bool(true) || value == .integer(1)
+        }
+        // `(?i)caf.` on "CAFÉ": C, A, F match ignoring case, É is any character.
+        #expect(try matches("CAFÉ", "^(?:caf[^\\n\\r\\u0085\\u2028\\u2029])$", 1) == true)
+        #expect(try matches("CAFÉ", "^(?:caf[^\\n\\r\\u0085\\u2028\\u2029])$", 0) == false)
+        // Refused: ß may equal "ss" ignoring case in ICU; \d on non-ASCII text.
+        for (text, are, flags) in [("Straße", "^(?:stra.*)$", 1), ("٣", "^(?:[0-9])$", 2)] as [(String, String, Int64)] {
+            do {
+                _ = try matches(text, are, flags)
+                Issue.record("\(text) should be refused")
+            } catch {
+                #expect(error.sqlState == "CQ002")
+            }
+        }
+    }
+}

@@ -10,13 +10,14 @@ import Foundation
 /// | `cdqi_fold(text, options bigint)` | ``StringFolding``: `[c]` (1), `[d]` (2), `[n]` (4) turns folding off |
 /// | `cdqi_beginswith`, `cdqi_endswith`, `cdqi_contains` `(text, text, options bigint)` | the substring operators after folding; an empty needle never matches |
 /// | `cdqi_like(text, pattern text, options bigint)` | `LIKE` with `*`, `?` and `\` escapes, as `LikeMatcher` (folded, then NFC) |
-/// | `cdqi_matches(text, are text, flags bigint)` | a pattern translated by the compiler; flag 1 ignores case, flag 2 refuses non-ASCII text |
+/// | `cdqi_matches(text, are text, flags bigint)` | a pattern translated by the compiler; flag 1 ignores case (refusing text with a character of ``asciiCaseRelatives``), flag 2 refuses non-ASCII text |
 /// | `cdqi_sum(double precision)`, `cdqi_avg(double precision)` | exactly rounded sum and average (``ExactSum``), NULL over no values |
 ///
 /// The functions never return NULL for a test: a NULL operand is false, as in SQLite. Where PostgreSQL
 /// cannot reproduce Foundation exactly they raise an error instead of answering differently:
-/// `CQ001` for folding text outside ``PostgresFoldTable/domain``, `CQ002` for a non-ASCII subject of a
-/// pattern translated for ASCII only.
+/// `CQ001` for folding text outside ``PostgresFoldTable/domain``, `CQ002` for a subject a translated
+/// pattern cannot match as ICU would (non-ASCII text for `\d \w \s`, a character of
+/// ``asciiCaseRelatives`` for case-insensitive matching).
 ///
 /// Known limits, where the two engines are not made to agree value for value: `cdqi_like` brings text to
 /// NFC with PostgreSQL's Unicode tables and the evaluator with ICU's, which can differ only for
@@ -142,7 +143,11 @@ public enum PostgresFunctions {
                 IF value IS NULL OR pattern IS NULL THEN RETURN FALSE; END IF;
                 IF flags & 2 <> 0 AND value ~ E'[^\\\\x01-\\\\x7f]' THEN
                     RAISE EXCEPTION USING ERRCODE = 'CQ002',
-                        MESSAGE = 'cdqi_matches: this MATCHES pattern (case-insensitive, or with \\\\d \\\\w \\\\s) runs in PostgreSQL on ASCII text only, and the text is not ASCII';
+                        MESSAGE = 'cdqi_matches: a MATCHES pattern with \\\\d \\\\w or \\\\s runs in PostgreSQL on ASCII text only, and the text is not ASCII';
+                END IF;
+                IF flags & 1 <> 0 AND value ~ E'\(asciiCaseRelativesClass)' THEN
+                    RAISE EXCEPTION USING ERRCODE = 'CQ002',
+                        MESSAGE = format('cdqi_matches: U+%s may equal ASCII letters ignoring case in ICU, which PostgreSQL cannot match case-insensitively', upper(lpad(to_hex(ascii(substring(value from E'\(asciiCaseRelativesClass)'))), 4, '0')));
                 END IF;
                 IF flags & 1 <> 0 THEN RETURN (value COLLATE "C") ~* pattern; END IF;
                 RETURN (value COLLATE "C") ~ pattern;
@@ -228,6 +233,36 @@ public enum PostgresFunctions {
             );
 
             """
+    }
+
+    /// The non-ASCII characters (of the Basic Multilingual Plane) that case-insensitive ICU matching
+    /// could take for ASCII characters: those whose `[c]` folding (full case folding, and width, which
+    /// only widens the set) holds an ASCII character, such as `ß` (ss), `ſ` (s), `K` (Kelvin, k), `İ` (i̇),
+    /// `ﬀ` (ff). PostgreSQL's case-insensitive matching under `COLLATE "C"` knows ASCII case only, which
+    /// agrees with ICU on every other character when the pattern is ASCII.
+    static let asciiCaseRelatives: [ClosedRange<UInt32>] = {
+        var ranges: [ClosedRange<UInt32>] = []
+        for value in UInt32(0x80)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let folded = StringFolding.fold(String(scalar), options: .caseInsensitive)
+            guard folded.unicodeScalars.contains(where: \.isASCII) else { continue }
+            if let last = ranges.last, last.upperBound == value - 1 {
+                ranges[ranges.count - 1] = last.lowerBound...value
+            } else {
+                ranges.append(value...value)
+            }
+        }
+        return ranges
+    }()
+
+    /// ``asciiCaseRelatives`` as a regular-expression class, as an `E''` literal's text.
+    private static var asciiCaseRelativesClass: String {
+        var text = "["
+        for range in asciiCaseRelatives {
+            text += "\\\\u" + hex(range.lowerBound)
+            if range.upperBound != range.lowerBound { text += "-\\\\u" + hex(range.upperBound) }
+        }
+        return text + "]"
     }
 
     /// The regular-expression class of the characters outside the folding domain, as an `E''` literal's text.

@@ -5,9 +5,11 @@
 /// terminators), groups `( )` and `(?: )`, `|`, the quantifiers `* + ? {n} {n,} {n,m}` (m ≤ 255) and
 /// their lazy forms (laziness does not change whether the whole string matches), bracket classes of
 /// characters and ranges, `^` at the very start and `$` at the very end, and a leading `(?i)`.
-/// `\d \D \w \W \s \S` and case-insensitive matching are translated for ASCII text only: they differ
-/// from ICU's Unicode definitions elsewhere, so the pattern asks `cdqi_matches` to refuse a non-ASCII
-/// subject at run time (and a case-insensitive pattern must itself be ASCII).
+/// `\d \D \w \W \s \S` are translated for ASCII text only: they differ from ICU's Unicode definitions
+/// elsewhere, so the pattern asks `cdqi_matches` to refuse a non-ASCII subject at run time.
+/// Case-insensitive matching (`[c]`, `(?i)`) runs on PostgreSQL's ASCII-only case rules (`COLLATE "C"`):
+/// the pattern must be ASCII, and `cdqi_matches` refuses a subject holding a character that ICU could
+/// match to an ASCII one ignoring case (``PostgresFunctions/asciiCaseRelatives``: `ß`, `ſ`, `K`, `ﬀ`, …).
 ///
 /// Refused, with the offset of the construct (in Unicode scalars): back references, look-around,
 /// atomic groups and possessive quantifiers, `\b \B \A \z \Z \G`, `\p{…}`, `\Q…\E`, `\x`, `\u`, `\N{…}`,
@@ -39,7 +41,7 @@ enum PostgresRegexTranslator {
         }
         return .success(Translation(
             pattern: "^(?:" + translator.output + ")$", caseInsensitive: translator.caseInsensitive,
-            needsASCIISubject: translator.needsASCIISubject || translator.caseInsensitive))
+            needsASCIISubject: translator.needsASCIISubject))
     }
 
     /// The ARE for ICU's `.`: any character but a line terminator.
