@@ -84,6 +84,8 @@ let package = Package(
             name: "CDQIStoreTests",
             dependencies: [
                 "CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer",
+                // The PostgreSQL twin of the SQL differential test.
+                "CDQIPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

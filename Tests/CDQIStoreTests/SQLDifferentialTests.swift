@@ -44,7 +44,7 @@ struct SQLDifferentialTests {
 
     static let names = ["Alice", "alice", "ÁLICE", "Álice", "Bob", "bobby", "Café", "CAFE", "cafe", "Zoë", "zoe", "", "a*b", "O'Brien", "x%y_z"]
 
-    private func makeCompany(seed: UInt64) throws -> CompanyGraph {
+    func makeCompany(seed: UInt64) throws -> CompanyGraph {
         var random = SeededGenerator(seed: seed)
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
         let uuid = store.metadata.uuid
@@ -300,7 +300,7 @@ extension SQLDifferentialTests {
         let projects: [Row]
     }
 
-    private func makeDevelopers(seed: UInt64) throws -> DevelopersGraph {
+    func makeDevelopers(seed: UInt64) throws -> DevelopersGraph {
         var random = SeededGenerator(seed: seed)
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Developers"), url: nil)
         let uuid = store.metadata.uuid
@@ -370,6 +370,30 @@ extension SQLDifferentialTests {
     func differentialManyToMany(seed: UInt64) throws {
         let graph = try makeDevelopers(seed: seed)
         var generator = PredicateGenerator(random: SeededGenerator(seed: seed &* 104_729), departmentReferences: [])
+        let (developer, language, project) = Self.developersGenerators(graph)
+        var total = (agreed: 0, refused: 0, nonTrivial: 0)
+        var problems: [String] = []
+        for (entity, rows, next) in [
+            ("Developer", graph.developers, developer), ("Language", graph.languages, language), ("Project", graph.projects, project),
+        ] as [(String, [Row], (inout PredicateGenerator) -> (String, [Any?]))] {
+            let result = try run(entity: entity, rows: rows, store: graph.store, count: 400, next: next, generator: &generator)
+            total.agreed += result.agreed
+            total.refused += result.refusedByBoth
+            total.nonTrivial += result.nonTrivial
+            problems += result.problems
+        }
+        print("differential many-to-many seed \(seed): \(total.agreed) agree (\(total.nonTrivial) select some but not all rows), \(total.refused) refused by both, \(problems.count) disagree")
+        for problem in problems.prefix(15) { Issue.record("\(problem)") }
+        #expect(problems.isEmpty)
+        #expect(total.refused > 0)  // `ANY projects.members.firstName` has two to-many steps: both refuse it
+    }
+
+    /// The predicate generators of the Developers graph: for developers, languages and projects.
+    static func developersGenerators(_ graph: DevelopersGraph) -> (
+        developer: (inout PredicateGenerator) -> (String, [Any?]),
+        language: (inout PredicateGenerator) -> (String, [Any?]),
+        project: (inout PredicateGenerator) -> (String, [Any?])
+    ) {
         let developerRefs = graph.developers.map(\.reference)
         let languageRefs = graph.languages.map(\.reference)
         func developer(_ g: inout PredicateGenerator) -> (String, [Any?]) {
@@ -406,20 +430,6 @@ extension SQLDifferentialTests {
             default: return ("deadline \(g.comparison()) %@ OR name == nil", [Date(timeIntervalSinceReferenceDate: Double(g.random.below(4)) * 3600)])
             }
         }
-        var total = (agreed: 0, refused: 0, nonTrivial: 0)
-        var problems: [String] = []
-        for (entity, rows, next) in [
-            ("Developer", graph.developers, developer), ("Language", graph.languages, language), ("Project", graph.projects, project),
-        ] as [(String, [Row], (inout PredicateGenerator) -> (String, [Any?]))] {
-            let result = try run(entity: entity, rows: rows, store: graph.store, count: 400, next: next, generator: &generator)
-            total.agreed += result.agreed
-            total.refused += result.refusedByBoth
-            total.nonTrivial += result.nonTrivial
-            problems += result.problems
-        }
-        print("differential many-to-many seed \(seed): \(total.agreed) agree (\(total.nonTrivial) select some but not all rows), \(total.refused) refused by both, \(problems.count) disagree")
-        for problem in problems.prefix(15) { Issue.record("\(problem)") }
-        #expect(problems.isEmpty)
-        #expect(total.refused > 0)  // `ANY projects.members.firstName` has two to-many steps: both refuse it
+        return (developer, language, project)
     }
 }

@@ -10,25 +10,36 @@ struct BatchStatementBuilder {
     let model: ManagedObjectModel
     let schema: StoreSchema
     let storeIdentifier: String
+    /// The SQL language written.
+    let dialect: SQLDialect
 
     /// The table and the condition choosing the rows of a request.
     func selection(_ request: FetchRequest) throws(PredicateSQLError) -> (table: String, condition: SQLFragment) {
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         let root = try compiler.rootScope(for: request.entityName)
         let table = root.mapping.tableName
         if request.hasWindow {
-            let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: storeIdentifier)
+            let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
             let select = try builder.build(request, shape: .objectIDs)
-            return (table, SQLFragment.template("t0.Z_PK IN (SELECT Z_PK FROM (%))", select))
+            let key = dialect.identifier("Z_PK")
+            // PostgreSQL 15 wants a name for a subquery in FROM.
+            let name = dialect == .sqlite ? "" : " AS w"
+            return (table, SQLFragment.template("t0.\(key) IN (SELECT \(key) FROM (%)\(name))", select))
         }
         var conditions: [SQLFragment] = []
-        if let filter = FetchSQLBuilder.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+        if let filter = FetchSQLBuilder.entityFilter(
+            root, includesSubentities: request.includesSubentities, schema: schema, dialect: dialect) {
             conditions.append(filter)
         }
         if let predicate = request.predicate { conditions.append(try compiler.compile(predicate, in: root)) }
-        let condition = conditions.isEmpty ? SQLFragment.alwaysTrue : SQLFragment.joined(conditions, separator: " AND ")
+        let condition = conditions.isEmpty ? dialect.alwaysTrue : SQLFragment.joined(conditions, separator: " AND ")
         guard root.joinClause.isEmpty else {
-            return (table, SQLFragment.template("t0.Z_PK IN (SELECT t0.Z_PK FROM \(table) t0\(root.joinClause) WHERE %)", condition))
+            let key = dialect.column("t0", "Z_PK")
+            return (
+                table,
+                SQLFragment.template(
+                    "\(key) IN (SELECT \(key) FROM \(dialect.identifier(table)) t0\(root.joinClause) WHERE %)", condition)
+            )
         }
         return (table, condition)
     }
@@ -36,7 +47,10 @@ struct BatchStatementBuilder {
     /// `DELETE FROM <table> AS t0 WHERE … [RETURNING Z_ENT, Z_PK]`.
     func delete(_ request: FetchRequest, returning: Bool) throws(PredicateSQLError) -> (table: String, statement: SQLFragment) {
         let (table, condition) = try selection(request)
-        return (table, SQLFragment.template("DELETE FROM \(table) AS t0 WHERE %\(returning ? " RETURNING Z_ENT, Z_PK" : "")", condition))
+        return (
+            table,
+            SQLFragment.template("DELETE FROM \(dialect.identifier(table)) AS t0 WHERE %\(returningClause(returning))", condition)
+        )
     }
 
     /// `UPDATE <table> AS t0 SET …, Z_OPT = Z_OPT + 1 WHERE … [RETURNING Z_ENT, Z_PK]`, the values
@@ -53,7 +67,7 @@ struct BatchStatementBuilder {
         } catch {
             throw .predicate(error)
         }
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         var sets: [SQLFragment] = []
         for (name, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = attribute(named: name, of: entity), !attribute.isTransient,
@@ -61,9 +75,9 @@ struct BatchStatementBuilder {
             else { throw .notAnAttribute(entity: request.entityName, property: name) }
             switch value {
             case .stored(let stored):
-                sets.append(SQLFragment.template("\(column) = %", .bound(try converted(stored, attribute, entity))))
+                sets.append(SQLFragment.template("\(dialect.identifier(column)) = %", .bound(try converted(stored, attribute, entity))))
             case .value(let swiftValue):
-                sets.append(SQLFragment.template("\(column) = %", .bound(try converted(swiftValue, attribute, entity))))
+                sets.append(SQLFragment.template("\(dialect.identifier(column)) = %", .bound(try converted(swiftValue, attribute, entity))))
             case .expression(let expression):
                 // A scope of its own: joins it would need cannot join an UPDATE.
                 do {
@@ -73,7 +87,7 @@ struct BatchStatementBuilder {
                         throw BatchError.unsupported(
                             "the expression for \(entity.name).\(name) follows a to-one relationship, which an UPDATE cannot join")
                     }
-                    sets.append(SQLFragment.template("\(column) = %", operand.fragment))
+                    sets.append(SQLFragment.template("\(dialect.identifier(column)) = %", operand.fragment))
                 } catch let error as BatchError {
                     throw error
                 } catch let error as PredicateSQLError {
@@ -84,10 +98,16 @@ struct BatchStatementBuilder {
             }
         }
         guard !sets.isEmpty else { throw .unsupported("propertiesToUpdate is empty") }
-        sets.append(SQLFragment("Z_OPT = Z_OPT + 1"))
+        let version = dialect.identifier("Z_OPT")
+        sets.append(SQLFragment("\(version) = \(version) + 1"))
         return SQLFragment.template(
-            "UPDATE \(table) AS t0 SET % WHERE %\(returning ? " RETURNING Z_ENT, Z_PK" : "")",
+            "UPDATE \(dialect.identifier(table)) AS t0 SET % WHERE %\(returningClause(returning))",
             .joined(sets, separator: ", "), condition)
+    }
+
+    /// ` RETURNING Z_ENT, Z_PK`, or nothing.
+    private func returningClause(_ returning: Bool) -> String {
+        returning ? " RETURNING \(dialect.identifier("Z_ENT")), \(dialect.identifier("Z_PK"))" : ""
     }
 
     private func attribute(named name: String, of entity: EntityDescription) -> AttributeDescription? {

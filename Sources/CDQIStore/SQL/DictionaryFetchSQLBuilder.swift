@@ -7,6 +7,8 @@ struct DictionaryFetchSQLBuilder {
     let model: ManagedObjectModel
     let schema: StoreSchema
     let storeIdentifier: String
+    /// The SQL language written.
+    let dialect: SQLDialect
 
     /// How a selected column's SQL value becomes a stored value.
     enum ColumnType: Equatable {
@@ -20,7 +22,7 @@ struct DictionaryFetchSQLBuilder {
     }
 
     func build(_ request: FetchRequest) throws(PredicateSQLError) -> (SQLFragment, [Column]) {
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         compiler.allowsRowAggregates = true
         let root = try compiler.rootScope(for: request.entityName)
 
@@ -45,7 +47,9 @@ struct DictionaryFetchSQLBuilder {
         }
 
         var conditions: [SQLFragment] = []
-        if let filter = FetchSQLBuilder.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+        if let filter = FetchSQLBuilder.entityFilter(
+            root, includesSubentities: request.includesSubentities, schema: schema, dialect: dialect)
+        {
             conditions.append(filter)
         }
         if let predicate = request.predicate {
@@ -69,7 +73,8 @@ struct DictionaryFetchSQLBuilder {
 
         let distinct = request.returnsDistinctResults ? "DISTINCT " : ""
         var statement = SQLFragment.template(
-            "SELECT \(distinct)% FROM \(root.mapping.tableName) t0\(root.joinClause)", .joined(selected, separator: ", "))
+            "SELECT \(distinct)% FROM \(dialect.identifier(root.mapping.tableName)) t0\(root.joinClause)",
+            .joined(selected, separator: ", "))
         if !conditions.isEmpty {
             statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))
         }
@@ -77,7 +82,7 @@ struct DictionaryFetchSQLBuilder {
         if let having { statement = SQLFragment.template("% HAVING %", statement, having) }
         if !order.isEmpty { statement = SQLFragment.template("% ORDER BY %", statement, .joined(order, separator: ", ")) }
         if request.hasWindow {
-            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
+            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(dialect.limitBinding), .bound(.offset))
         }
         return (statement, columns)
     }

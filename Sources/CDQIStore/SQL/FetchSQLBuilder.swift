@@ -7,6 +7,8 @@ struct FetchSQLBuilder {
     let model: ManagedObjectModel
     let schema: StoreSchema
     let storeIdentifier: String
+    /// The SQL language written.
+    let dialect: SQLDialect
 
     /// What the statement returns.
     enum Shape: Hashable {
@@ -22,12 +24,12 @@ struct FetchSQLBuilder {
     /// Builds the statement. A predicate rewritten by ``PredicateParameterizer`` comes with the constants
     /// its slots stood for, from which the compiler takes their classes.
     func build(_ request: FetchRequest, shape: Shape, slotValues: [StoredValue] = []) throws(PredicateSQLError) -> SQLFragment {
-        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier)
+        var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         compiler.slotValues = slotValues
         let root = try compiler.rootScope(for: request.entityName)
         var conditions: [SQLFragment] = []
 
-        if let filter = Self.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema) {
+        if let filter = Self.entityFilter(root, includesSubentities: request.includesSubentities, schema: schema, dialect: dialect) {
             conditions.append(filter)
         }
         if let predicate = request.predicate {
@@ -41,7 +43,7 @@ struct FetchSQLBuilder {
             // Ties break by primary key, so that sorted results and windows are stable. Without sort
             // descriptors or a window the order is the store's, as in Core Data: sorting by key would
             // make a filter on an indexed attribute sort all its matches.
-            if !orderTerms.isEmpty || hasWindow { orderTerms.append(SQLFragment("t0.Z_PK")) }
+            if !orderTerms.isEmpty || hasWindow { orderTerms.append(SQLFragment(dialect.column("t0", "Z_PK"))) }
         }
 
         // A windowed count counts the rows of the window, as the fetch would return them.
@@ -49,9 +51,9 @@ struct FetchSQLBuilder {
         switch shape {
         case .count where !hasWindow: select = "SELECT COUNT(*)"
         case .rows(let columns): select = "SELECT \(columns)"
-        default: select = "SELECT t0.Z_ENT, t0.Z_PK"
+        default: select = "SELECT \(dialect.column("t0", "Z_ENT")), \(dialect.column("t0", "Z_PK"))"
         }
-        var statement = SQLFragment("\(select) FROM \(root.mapping.tableName) t0\(root.joinClause)")
+        var statement = SQLFragment("\(select) FROM \(dialect.identifier(root.mapping.tableName)) t0\(root.joinClause)")
         if !conditions.isEmpty {
             statement = SQLFragment.template("% WHERE %", statement, .joined(conditions, separator: " AND "))
         }
@@ -59,8 +61,10 @@ struct FetchSQLBuilder {
             statement = SQLFragment.template("% ORDER BY %", statement, .joined(orderTerms, separator: ", "))
         }
         if hasWindow {
-            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(.limit), .bound(.offset))
-            if shape == .count { statement = SQLFragment.template("SELECT COUNT(*) FROM (%)", statement) }
+            statement = SQLFragment.template("% LIMIT % OFFSET %", statement, .bound(dialect.limitBinding), .bound(.offset))
+            // PostgreSQL 15 wants a name for a subquery in FROM.
+            let name = dialect == .sqlite ? "" : " AS w"
+            if shape == .count { statement = SQLFragment.template("SELECT COUNT(*) FROM (%)\(name)", statement) }
         }
         return statement
     }
@@ -68,14 +72,15 @@ struct FetchSQLBuilder {
     /// Keeps the rows of the fetched entity (and its sub-entities) when its table holds other entities
     /// too; pre-order numbering makes an entity and its descendants one contiguous range.
     static func entityFilter(
-        _ root: PredicateSQLCompiler.Scope, includesSubentities: Bool, schema: StoreSchema
+        _ root: PredicateSQLCompiler.Scope, includesSubentities: Bool, schema: StoreSchema, dialect: SQLDialect
     ) -> SQLFragment? {
         let numbers = includesSubentities ? root.mapping.numbersIncludingSubentities : [root.mapping.number]
         let tableEntityCount = schema.entities.filter { $0.tableName == root.mapping.tableName }.count
         guard numbers.count < tableEntityCount, let low = numbers.min(), let high = numbers.max() else { return nil }
+        let column = dialect.column("t0", "Z_ENT")
         return low == high
-            ? SQLFragment("t0.Z_ENT = ?", [.integer(Int64(low))])
-            : SQLFragment("t0.Z_ENT BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))])
+            ? SQLFragment("\(column) = ?", [.integer(Int64(low))])
+            : SQLFragment("\(column) BETWEEN ? AND ?", [.integer(Int64(low)), .integer(Int64(high))])
     }
 
     /// The ORDER BY terms of sort descriptors: key paths through to-one relationships, strings with the
@@ -84,10 +89,31 @@ struct FetchSQLBuilder {
         _ descriptors: [FetchSortDescriptor], compiler: inout PredicateSQLCompiler, scope: PredicateSQLCompiler.Scope
     ) throws(PredicateSQLError) -> [SQLFragment] {
         var terms: [SQLFragment] = []
+        let dialect = compiler.dialect
         for descriptor in descriptors {
-            let operand = try compiler.operand(.keyPath(descriptor.keyPath), in: scope)
-            let collation = operand.kind == .string ? " COLLATE \(descriptor.comparison.collation)" : ""
-            terms.append(SQLFragment.template("%\(collation) \(descriptor.ascending ? "ASC" : "DESC")", operand.fragment))
+            var operand = try compiler.operand(.keyPath(descriptor.keyPath), in: scope)
+            var collation = ""
+            if operand.kind == .string {
+                switch dialect {
+                case .sqlite:
+                    collation = " COLLATE \(descriptor.comparison.collation)"
+                case .postgres:
+                    // Code-point order, after case folding for caseInsensitiveCompare: (cdqi_nocase).
+                    switch descriptor.comparison {
+                    case .compare:
+                        break
+                    case .caseInsensitiveCompare:
+                        operand.fragment = SQLFragment.template(
+                            "cdqi_fold(%, %)", operand.fragment, .bound(.integer(Int64(ComparisonOptions.caseInsensitive.rawValue))))
+                    case .localizedCompare, .localizedCaseInsensitiveCompare, .localizedStandardCompare:
+                        throw .notInDialect(
+                            dialect: dialect, construct: "sorting '\(descriptor.keyPath)' by \(descriptor.comparison.rawValue)", offset: nil,
+                            reason: "Foundation's localized order has no exact equivalent among PostgreSQL's collations")
+                    }
+                    collation = dialect.codePointCollation
+                }
+            }
+            terms.append(dialect.orderTerm(operand.fragment, collation: collation, ascending: descriptor.ascending))
         }
         return terms
     }

@@ -15,13 +15,16 @@ struct PredicateParameterizer {
     }
 
     let storeIdentifier: String
+    /// The dialect the predicate compiles to: PostgreSQL's MATCHES binds its translated pattern, not the slot.
+    let dialect: SQLDialect
     private(set) var constants: [StoredValue] = []
     private(set) var classes: [ConstantClass] = []
     /// False when the predicate holds something that must be evaluated anew for each fetch (`now()`).
     private(set) var isCacheable = true
 
-    init(storeIdentifier: String) {
+    init(storeIdentifier: String, dialect: SQLDialect) {
         self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
     }
 
     static func slotName(_ index: Int) -> String {
@@ -47,6 +50,8 @@ struct PredicateParameterizer {
         case .not(let inner):
             return .not(rewrite(inner))
         case .comparison(var comparison):
+            // PostgreSQL's MATCHES binds the pattern translated from the constant: not reusable.
+            if dialect == .postgres, comparison.op == .matches { isCacheable = false }
             comparison.lhs = rewrite(comparison.lhs)
             comparison.rhs = rewrite(comparison.rhs)
             return PredicateNode(kind: .comparison(comparison))

@@ -19,7 +19,7 @@ extension PredicateSQLCompiler {
         case .constant(let value):
             return constant(value)
         case .evaluatedObject:
-            return Operand(fragment: SQLFragment("\(scope.alias).Z_PK"), kind: .object(table: scope.mapping.tableName))
+            return Operand(fragment: SQLFragment(dialect.column(scope.alias, "Z_PK")), kind: .object(table: scope.mapping.tableName))
         case .variable(let name):
             if let index = PredicateParameterizer.slotIndex(name), index < slotValues.count {
                 var slot = constant(slotValues[index])
@@ -29,7 +29,7 @@ extension PredicateSQLCompiler {
             }
             if let named = namedExpressions[name] { return named }
             guard let bound = variables[name] else { throw .unboundVariable(name) }
-            return Operand(fragment: SQLFragment("\(bound.alias).Z_PK"), kind: .object(table: bound.mapping.tableName))
+            return Operand(fragment: SQLFragment(dialect.column(bound.alias, "Z_PK")), kind: .object(table: bound.mapping.tableName))
         case .keyPath(.some(let base), let components):
             if case .subquery(let collection, let variable, let predicate) = base.kind {
                 guard components == [.collectionOperator(.count)] else {
@@ -121,7 +121,7 @@ extension PredicateSQLCompiler {
                 guard let column = mapping.columns[key]?.value, let kind = ValueKind(attributeType: attribute.type) else {
                     throw .unsupported("'\(entity.name).\(key)' (\(attribute.type.rawValue) attributes cannot be compared in SQL)")
                 }
-                return .single(Operand(fragment: SQLFragment("\(alias).\(column)"), kind: kind))
+                return .single(Operand(fragment: SQLFragment(dialect.column(alias, column)), kind: kind))
             }
             guard let relationship = model.allRelationships(of: entity).first(where: { $0.name == key }) else {
                 throw .unknownKey(key: key, entity: entity.name, keyPath: text)
@@ -140,7 +140,7 @@ extension PredicateSQLCompiler {
             }
             if remaining.isEmpty {
                 return .single(Operand(
-                    fragment: SQLFragment("\(alias).\(foreignKey)"), kind: .object(table: destinationMapping.tableName)))
+                    fragment: SQLFragment(dialect.column(alias, foreignKey)), kind: .object(table: destinationMapping.tableName)))
             }
             joinKey += ".\(key)"
             if let existing = scope.joinedAliases[joinKey] {
@@ -148,14 +148,14 @@ extension PredicateSQLCompiler {
             } else {
                 let next = nextAlias()
                 scope.joins.append(
-                    "LEFT JOIN \(destinationMapping.tableName) \(next) ON \(next).Z_PK = \(alias).\(foreignKey)")
+                    "LEFT JOIN \(dialect.identifier(destinationMapping.tableName)) \(next) ON \(dialect.column(next, "Z_PK")) = \(dialect.column(alias, foreignKey))")
                 scope.joinedAliases[joinKey] = next
                 alias = next
             }
             entity = destination
             mapping = destinationMapping
         }
-        return .single(Operand(fragment: SQLFragment("\(alias).Z_PK"), kind: .object(table: mapping.tableName)))
+        return .single(Operand(fragment: SQLFragment(dialect.column(alias, "Z_PK")), kind: .object(table: mapping.tableName)))
     }
 
     // MARK: To-many
@@ -176,7 +176,10 @@ extension PredicateSQLCompiler {
             guard let foreignKey = destinationMapping.columns[inverseName]?.value else {
                 throw .unsupported("'\(path.text)': the inverse '\(inverseName)' has no column")
             }
-            return (inner, ("\(table) \(alias)", "\(alias).\(foreignKey) = \(path.ownerAlias).Z_PK"))
+            return (
+                inner,
+                ("\(dialect.identifier(table)) \(alias)", "\(dialect.column(alias, foreignKey)) = \(dialect.column(path.ownerAlias, "Z_PK"))")
+            )
         }
         guard let joinName = ownerMapping.columns[path.relationship.name]?.joinTable,
             let join = schema.joinTables.first(where: { $0.name == joinName })
@@ -190,8 +193,8 @@ extension PredicateSQLCompiler {
         return (
             inner,
             (
-                "\(join.name) \(joinAlias) JOIN \(table) \(alias) ON \(alias).Z_PK = \(joinAlias).\(memberColumn)",
-                "\(joinAlias).\(ownerColumn) = \(path.ownerAlias).Z_PK"
+                "\(dialect.identifier(join.name)) \(joinAlias) JOIN \(dialect.identifier(table)) \(alias) ON \(dialect.column(alias, "Z_PK")) = \(dialect.column(joinAlias, memberColumn))",
+                "\(dialect.column(joinAlias, ownerColumn)) = \(dialect.column(path.ownerAlias, "Z_PK"))"
             )
         )
     }
@@ -199,7 +202,7 @@ extension PredicateSQLCompiler {
     /// The value of one related element: the related object itself, or the key path after the to-many step.
     mutating func elementOperand(_ path: ToManyPath, in inner: Scope) throws(PredicateSQLError) -> Operand {
         if path.rest.isEmpty {
-            return Operand(fragment: SQLFragment("\(inner.alias).Z_PK"), kind: .object(table: inner.mapping.tableName))
+            return Operand(fragment: SQLFragment(dialect.column(inner.alias, "Z_PK")), kind: .object(table: inner.mapping.tableName))
         }
         switch try resolve(path.rest, from: inner, text: path.text) {
         case .single(let operand): return operand
@@ -252,19 +255,23 @@ extension PredicateSQLCompiler {
             }
             // Doubles are summed exactly rounded, as the evaluator sums them; integers exactly by SQLite.
             if op == .avg {
-                let function = isInteger ? "AVG" : "cdqi_avg"
-                return Operand(
-                    fragment: subquery("\(function)(\(value.fragment.sql))", value.fragment.bindings),
-                    kind: .number(isInteger: false))
+                let average =
+                    isInteger
+                    ? dialect.integerAverage(value.fragment.sql)
+                    : "cdqi_avg(\(dialect.doubleAggregateArgument(value.fragment.sql)))"
+                return Operand(fragment: subquery(average, value.fragment.bindings), kind: .number(isInteger: false))
             }
-            let sum = subquery("\(isInteger ? "SUM" : "cdqi_sum")(\(value.fragment.sql))", value.fragment.bindings)
+            let argument = isInteger ? value.fragment.sql : dialect.doubleAggregateArgument(value.fragment.sql)
+            let sum = subquery("\(isInteger ? "SUM" : "cdqi_sum")(\(argument))", value.fragment.bindings)
             return Operand(fragment: SQLFragment.template("COALESCE(%, 0)", sum), kind: .number(isInteger: isInteger))
         default:
             guard value.kind?.isOrdered == true else {
                 throw .typeMismatch(expression: path.text, reason: "@\(op.rawValue) needs values with an order")
             }
             let function = op == .min ? "MIN" : "MAX"
-            return Operand(fragment: subquery("\(function)(\(value.fragment.sql))", value.fragment.bindings), kind: value.kind)
+            let collation = value.kind == .string ? dialect.codePointCollation : ""
+            return Operand(
+                fragment: subquery("\(function)(\(value.fragment.sql)\(collation))", value.fragment.bindings), kind: value.kind)
         }
     }
 
@@ -302,7 +309,8 @@ extension PredicateSQLCompiler {
                 throw .typeMismatch(expression: text, reason: "\(function.selector) needs numbers")
             }
             if function == .average {
-                return Operand(fragment: SQLFragment.template("AVG(%)", value.fragment), kind: .number(isInteger: false))
+                let average = dialect == .sqlite ? "AVG(%)" : "CAST(AVG(%) AS double precision)"
+                return Operand(fragment: SQLFragment.template(average, value.fragment), kind: .number(isInteger: false))
             }
             return Operand(fragment: SQLFragment.template("COALESCE(SUM(%), 0)", value.fragment), kind: .number(isInteger: isInteger))
         default:
@@ -310,7 +318,8 @@ extension PredicateSQLCompiler {
                 throw .typeMismatch(expression: text, reason: "\(function.selector) needs values with an order")
             }
             let name = function == .min ? "MIN" : "MAX"
-            return Operand(fragment: SQLFragment.template("\(name)(%)", value.fragment), kind: value.kind)
+            let collation = value.kind == .string ? dialect.codePointCollation : ""
+            return Operand(fragment: SQLFragment.template("\(name)(%\(collation))", value.fragment), kind: value.kind)
         }
     }
 
@@ -329,14 +338,14 @@ extension PredicateSQLCompiler {
             }
             let integers = operands.allSatisfy { $0.isNullConstant || $0.kind == .number(isInteger: true) }
             // Double-kind operands are made REAL, since SQLite returns whole Decimal values as integers.
-            let parts = operands.map { integers ? $0.fragment : SQLFragment.template("CAST(% AS REAL)", $0.fragment) }
+            let parts = operands.map { integers ? $0.fragment : dialect.double($0.fragment) }
             let fragment: SQLFragment
             switch function {
             case .negate: fragment = SQLFragment.template("(- %)", parts[0])
             case .add: fragment = SQLFragment.template("(% + %)", parts[0], parts[1])
             case .subtract: fragment = SQLFragment.template("(% - %)", parts[0], parts[1])
             case .multiply: fragment = SQLFragment.template("(% * %)", parts[0], parts[1])
-            default: fragment = SQLFragment.template("(% / %)", parts[0], parts[1])
+            default: fragment = dialect.divide(parts[0], parts[1])
             }
             return Operand(fragment: fragment, kind: .number(isInteger: integers))
         case .now:

@@ -6,7 +6,8 @@ import Foundation
 /// semantics of the in-memory evaluator (predicate-language.md §3 and §4.2): null-safe two-valued
 /// comparisons, kinds decided from the model, LEFT JOINs for to-one paths, `EXISTS` for ANY/ALL/NONE and
 /// membership over to-many paths, correlated subqueries for `@count`/`@sum`/… and `SUBQUERY(…).@count`,
-/// and the registered functions of ``SQLiteFunctions`` for string folding, LIKE and MATCHES.
+/// and the helper functions of the dialect (``SQLiteFunctions``, ``PostgresFunctions``) for string folding,
+/// LIKE and MATCHES.
 ///
 /// The fetched row is aliased `t0`; joins and subqueries use `t1`, `t2`, … Constructs outside the
 /// closed list of §4.1 are refused with ``PredicateSQLError`` before anything runs.
@@ -14,6 +15,8 @@ struct PredicateSQLCompiler {
     let model: ManagedObjectModel
     let schema: StoreSchema
     let storeIdentifier: String
+    /// The SQL language written: SQLite's, or PostgreSQL's.
+    let dialect: SQLDialect
     /// `now()` is evaluated once per fetch.
     let now: Date
     private var aliasCount = 0
@@ -78,10 +81,11 @@ struct PredicateSQLCompiler {
         case toMany(ToManyPath)
     }
 
-    init(model: ManagedObjectModel, schema: StoreSchema, storeIdentifier: String, now: Date = Date()) {
+    init(model: ManagedObjectModel, schema: StoreSchema, storeIdentifier: String, dialect: SQLDialect, now: Date = Date()) {
         self.model = model
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
         self.now = now
     }
 
@@ -103,14 +107,14 @@ struct PredicateSQLCompiler {
     mutating func compile(_ predicate: PredicateNode, in scope: Scope) throws(PredicateSQLError) -> SQLFragment {
         switch predicate.kind {
         case .constant(let value):
-            return value ? .alwaysTrue : .alwaysFalse
+            return value ? dialect.alwaysTrue : dialect.alwaysFalse
         case .and(let items):
-            if items.isEmpty { return .alwaysTrue }
+            if items.isEmpty { return dialect.alwaysTrue }
             var parts: [SQLFragment] = []
             for item in items { parts.append(try compile(item, in: scope)) }
             return SQLFragment.template("(%)", .joined(parts, separator: " AND "))
         case .or(let items):
-            if items.isEmpty { return .alwaysFalse }
+            if items.isEmpty { return dialect.alwaysFalse }
             var parts: [SQLFragment] = []
             for item in items { parts.append(try compile(item, in: scope)) }
             return SQLFragment.template("(%)", .joined(parts, separator: " OR "))
@@ -172,7 +176,7 @@ struct PredicateSQLCompiler {
         let rhs = try operandOrCollection(c.rhs, in: scope)
         let condition = try compare(.single(lhs), c.op, c.options, rhs, text: text)
         if let constant = lhs.constant {
-            if constant.isNull { return c.modifier == .all ? .alwaysTrue : .alwaysFalse }
+            if constant.isNull { return c.modifier == .all ? dialect.alwaysTrue : dialect.alwaysFalse }
             return condition
         }
         if c.modifier == .any { return SQLFragment.template("(% IS NOT NULL AND %)", lhs.fragment, condition) }
@@ -186,10 +190,10 @@ struct PredicateSQLCompiler {
         let needle = try operand(value, in: scope)
         let (inner, source) = try toManySource(path)
         let element = try elementOperand(path, in: inner)
-        guard !needle.isNullConstant else { return .alwaysFalse }
+        guard !needle.isNullConstant else { return dialect.alwaysFalse }
         let equal: SQLFragment
         switch decideKinds(element, needle) {
-        case .incompatible: return .alwaysFalse
+        case .incompatible: return dialect.alwaysFalse
         case .compatible(let left, let right):
             let (l, r) = fold(left, right, options: options)
             equal = SQLFragment.template("% = %", l.fragment, r.fragment)
@@ -251,7 +255,9 @@ struct PredicateSQLCompiler {
         case .beginsWith: return stringTest("cdqi_beginswith", lhs, rhs, options: options)
         case .endsWith: return stringTest("cdqi_endswith", lhs, rhs, options: options)
         case .like: return stringTest("cdqi_like", lhs, rhs, options: options)
-        case .matches: return stringTest("cdqi_matches", lhs, rhs, options: options)
+        case .matches:
+            if dialect == .postgres { return try postgresMatches(lhs, rhs, options: options, text: text) }
+            return stringTest("cdqi_matches", lhs, rhs, options: options)
         default: break
         }
         guard case .compatible(let left, let right) = decideKinds(lhs, rhs) else {
@@ -260,30 +266,32 @@ struct PredicateSQLCompiler {
             case .equalTo: return bothNull(lhs, rhs)
             case .notEqualTo: return SQLFragment.template("NOT (%)", bothNull(lhs, rhs))
             case .lessThanOrEqual, .greaterThanOrEqual: return bothNull(lhs, rhs)
-            default: return .alwaysFalse
+            default: return dialect.alwaysFalse
             }
         }
         let (l, r) = fold(left, right, options: options)
         let kind = l.kind ?? r.kind
+        let collation = kind == .string ? dialect.codePointCollation : ""
         switch op {
         case .equalTo:
             if r.isNullConstant { return SQLFragment.template("% IS NULL", l.fragment) }
             if l.isNullConstant { return SQLFragment.template("% IS NULL", r.fragment) }
-            return SQLFragment.template("% IS %", l.fragment, r.fragment)
+            return SQLFragment.template("% \(dialect.isOperator) %", l.fragment, r.fragment)
         case .notEqualTo:
             if r.isNullConstant { return SQLFragment.template("% IS NOT NULL", l.fragment) }
             if l.isNullConstant { return SQLFragment.template("% IS NOT NULL", r.fragment) }
-            return SQLFragment.template("% IS NOT %", l.fragment, r.fragment)
+            return SQLFragment.template("% \(dialect.isNotOperator) %", l.fragment, r.fragment)
         case .lessThan, .greaterThan:
-            if kind?.isOrdered == false || l.isNullConstant || r.isNullConstant { return .alwaysFalse }
+            if kind?.isOrdered == false || l.isNullConstant || r.isNullConstant { return dialect.alwaysFalse }
             let symbol = op == .lessThan ? "<" : ">"
-            if let indexable = indexableOrdering(l, symbol, r) { return indexable }
-            return SQLFragment.template("COALESCE(% \(symbol) %, 0)", l.fragment, r.fragment)
+            if let indexable = indexableOrdering(l, symbol, r, collation: collation) { return indexable }
+            return dialect.orFalse(SQLFragment.template("% \(symbol) %\(collation)", l.fragment, r.fragment))
         case .lessThanOrEqual, .greaterThanOrEqual:
             if kind?.isOrdered == false || l.isNullConstant || r.isNullConstant { return bothNull(l, r) }
             let symbol = op == .lessThanOrEqual ? "<=" : ">="
-            if let indexable = indexableOrdering(l, symbol, r) { return indexable }
-            return SQLFragment.template("COALESCE(% \(symbol) %, % IS %)", l.fragment, r.fragment, l.fragment, r.fragment)
+            if let indexable = indexableOrdering(l, symbol, r, collation: collation) { return indexable }
+            return SQLFragment.template(
+                "COALESCE(% \(symbol) %\(collation), % \(dialect.isOperator) %)", l.fragment, r.fragment, l.fragment, r.fragment)
         default:
             throw .unsupported("the operator in '\(text)'")
         }
@@ -294,7 +302,7 @@ struct PredicateSQLCompiler {
     /// the constant non-nil, the comparison is NULL only when `x` is nil, where the two-valued result
     /// is false (for `<=`/`>=` too, since `x IS ?` is false): outside negations plain `x < ?` gives
     /// that (NULL drops the row); under one, `(x < ? AND x IS NOT NULL)` makes the NULL a 0.
-    private func indexableOrdering(_ l: Operand, _ symbol: String, _ r: Operand) -> SQLFragment? {
+    private func indexableOrdering(_ l: Operand, _ symbol: String, _ r: Operand, collation: String) -> SQLFragment? {
         let column: SQLFragment
         if r.constant != nil, !r.isNullConstant, l.constant == nil {
             column = l.fragment
@@ -303,36 +311,38 @@ struct PredicateSQLCompiler {
         } else {
             return nil
         }
-        if negationDepth == 0 { return SQLFragment.template("% \(symbol) %", l.fragment, r.fragment) }
-        return SQLFragment.template("(% \(symbol) % AND % IS NOT NULL)", l.fragment, r.fragment, column)
+        if negationDepth == 0 { return SQLFragment.template("% \(symbol) %\(collation)", l.fragment, r.fragment) }
+        return SQLFragment.template("(% \(symbol) %\(collation) AND % IS NOT NULL)", l.fragment, r.fragment, column)
     }
 
     /// True exactly when both operands are nil.
     private func bothNull(_ lhs: Operand, _ rhs: Operand) -> SQLFragment {
         func isNull(_ operand: Operand) -> SQLFragment? {
-            if let constant = operand.constant { return constant.isNull ? nil : .alwaysFalse }
+            if let constant = operand.constant { return constant.isNull ? nil : dialect.alwaysFalse }
             return SQLFragment.template("% IS NULL", operand.fragment)
         }
         let parts = [isNull(lhs), isNull(rhs)].compactMap { $0 }
-        if parts.contains(where: { $0.sql == "0" }) { return .alwaysFalse }
-        if parts.isEmpty { return .alwaysTrue }
+        if parts.contains(where: { dialect.isAlwaysFalse($0) }) { return dialect.alwaysFalse }
+        if parts.isEmpty { return dialect.alwaysTrue }
         return SQLFragment.template("(%)", .joined(parts, separator: " AND "))
     }
 
     private func between(_ value: Operand, _ low: Operand, _ high: Operand, options: ComparisonOptions) -> SQLFragment {
-        if value.isNullConstant || low.isNullConstant || high.isNullConstant { return .alwaysFalse }
+        if value.isNullConstant || low.isNullConstant || high.isNullConstant { return dialect.alwaysFalse }
         guard case .compatible(let v, let l) = decideKinds(value, low), case .compatible(_, let h) = decideKinds(value, high),
             (v.kind ?? l.kind ?? h.kind)?.isOrdered != false
-        else { return .alwaysFalse }
+        else { return dialect.alwaysFalse }
         let (foldedValue, foldedLow) = fold(v, l, options: options)
         let (_, foldedHigh) = fold(v, h, options: options)
-        return SQLFragment.template(
-            "COALESCE(% BETWEEN % AND %, 0)", foldedValue.fragment, foldedLow.fragment, foldedHigh.fragment)
+        // The collation goes on the value: BETWEEN becomes two comparisons, and both must use it.
+        let collation = (v.kind ?? l.kind ?? h.kind) == .string ? dialect.codePointCollation : ""
+        return dialect.orFalse(SQLFragment.template(
+            "%\(collation) BETWEEN % AND %", foldedValue.fragment, foldedLow.fragment, foldedHigh.fragment))
     }
 
     /// Membership in a list of operands: nil never matches, elements of another kind are dropped.
     private func membership(_ value: Operand, in elements: [Operand], options: ComparisonOptions) -> SQLFragment {
-        if value.isNullConstant { return .alwaysFalse }
+        if value.isNullConstant { return dialect.alwaysFalse }
         var kept: [SQLFragment] = []
         var foldedValue = value
         for element in elements where !element.isNullConstant {
@@ -341,15 +351,15 @@ struct PredicateSQLCompiler {
             foldedValue = fv
             kept.append(fe.fragment)
         }
-        if kept.isEmpty { return .alwaysFalse }
-        return SQLFragment.template("COALESCE(% IN (%), 0)", foldedValue.fragment, .joined(kept, separator: ", "))
+        if kept.isEmpty { return dialect.alwaysFalse }
+        return dialect.orFalse(SQLFragment.template("% IN (%)", foldedValue.fragment, .joined(kept, separator: ", ")))
     }
 
     /// A string operator through a registered function: 0 for nil and for operands that are not strings.
     private func stringTest(_ function: String, _ lhs: Operand, _ rhs: Operand, options: ComparisonOptions) -> SQLFragment {
         for operand in [lhs, rhs] {
-            if operand.isNullConstant { return .alwaysFalse }
-            if let kind = operand.kind, !kind.isString { return .alwaysFalse }
+            if operand.isNullConstant { return dialect.alwaysFalse }
+            if let kind = operand.kind, !kind.isString { return dialect.alwaysFalse }
         }
         return SQLFragment.template(
             "\(function)(%, %, %)", lhs.fragment, rhs.fragment, .bound(.integer(Int64(options.rawValue))))

@@ -19,6 +19,10 @@ public enum PredicateSQLError: Error, Sendable, Hashable, CustomStringConvertibl
     case unboundVariable(String)
     /// A value or operand of the wrong shape (BETWEEN bounds, arithmetic on strings, …).
     case typeMismatch(expression: String, reason: String)
+    /// A construct one dialect cannot run with the evaluator's exact semantics (a MATCHES pattern
+    /// PostgreSQL's regular expressions would read differently, a localized sort): refused rather than
+    /// answered differently. `offset` is the position in the pattern (in Unicode scalars) when there is one.
+    case notInDialect(dialect: SQLDialect, construct: String, offset: Int?, reason: String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -39,6 +43,9 @@ public enum PredicateSQLError: Error, Sendable, Hashable, CustomStringConvertibl
             return "the variable $\(name) has no value"
         case .typeMismatch(let expression, let reason):
             return "'\(expression)': \(reason)"
+        case .notInDialect(let dialect, let construct, let offset, let reason):
+            let position = offset.map { " at offset \($0)" } ?? ""
+            return "not supported in a \(dialect) fetch: \(construct)\(position) (\(reason))"
         }
     }
 }

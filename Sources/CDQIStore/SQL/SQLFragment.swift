@@ -9,6 +9,8 @@ enum SQLBinding: Hashable {
     case slot(Int, folding: ComparisonOptions)
     /// The request's fetch limit (-1 for none) and offset.
     case limit, offset
+    /// The request's fetch limit, or NULL for none (PostgreSQL's `LIMIT NULL`).
+    case limitOrNull
 
     /// The value to bind for a request with these constants.
     func resolve(constants: [StoredValue], request: FetchRequest) -> StoredValue {
@@ -25,6 +27,8 @@ enum SQLBinding: Hashable {
             return .integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1)
         case .offset:
             return .integer(Int64(request.fetchOffset))
+        case .limitOrNull:
+            return request.fetchLimit > 0 ? .integer(Int64(request.fetchLimit)) : .null
         }
     }
 }

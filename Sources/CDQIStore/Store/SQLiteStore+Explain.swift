@@ -14,7 +14,7 @@ extension SQLiteStore {
         if request.propertiesToFetch.isEmpty && request.propertiesToGroupBy.isEmpty {
             (sql, bindings) = try self.sql(for: request)
         } else {
-            let builder = DictionaryFetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+            let builder = DictionaryFetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
             let fragment = try builder.build(request).0
             sql = fragment.sql
             bindings = fragment.bindings.map { $0.resolve(constants: [], request: request) }

@@ -91,7 +91,7 @@ extension SQLiteStore {
         _ request: FetchRequest, shape: FetchSQLBuilder.Shape
     ) throws -> (CompiledFetchCache.Entry, [StoredValue]) {
         if let found = fetchCache.lastEntry(for: request, shape: shape, storeIdentifier: metadata.uuid) { return found }
-        var parameterizer = PredicateParameterizer(storeIdentifier: metadata.uuid)
+        var parameterizer = PredicateParameterizer(storeIdentifier: metadata.uuid, dialect: .sqlite)
         let predicate = request.predicate.map { parameterizer.rewrite($0) }
         let key = CompiledFetchCache.Key(
             entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
@@ -103,7 +103,7 @@ extension SQLiteStore {
         }
         var rewritten = request
         rewritten.predicate = predicate
-        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
         let fragment: SQLFragment
         do {
             fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
@@ -143,7 +143,7 @@ extension SQLiteStore {
     /// `average:`) work over the rows of each group of `propertiesToGroupBy`, and `havingPredicate`
     /// filters the groups.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {
-        let builder = DictionaryFetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid)
+        let builder = DictionaryFetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
         let (fragment, columns) = try builder.build(request)
         let statement = try connection.prepare(fragment.sql)
         defer { statement.reset() }
