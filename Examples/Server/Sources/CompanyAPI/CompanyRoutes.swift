@@ -16,7 +16,7 @@ import Hummingbird
 /// | `POST /employees` | creates one from a ``NewEmployee``; 201 with the ``EmployeeRecord`` |
 /// | `PATCH /employees/:id` | changes the fields of an ``EmployeeChanges`` |
 /// | `DELETE /employees/:id` | deletes one; 204 |
-/// | `GET /stats` | salary count, total, min and max per department (`?department=` for one) |
+/// | `GET /stats` | salary count, total, min and max per department (`?department=` for one, empty for none) |
 public struct CompanyRoutes: Sendable {
     /// The store every request reads and writes.
     public let container: PersistentContainer
@@ -28,6 +28,7 @@ public struct CompanyRoutes: Sendable {
     /// A router with every route.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: ErrorLoggingMiddleware())
         router.get("departments") { _, _ in try await self.departments() }
         router.post("departments") { request, context in
             let new = try await request.decode(as: DepartmentRecord.self, context: context)
@@ -81,7 +82,11 @@ public struct CompanyRoutes: Sendable {
 
     func stats(department: String?) async throws -> SalaryReport {
         var query = Query.from(Employee.self)
-        if let department { query = query.filter { $0.department.name == department } }
+        if let department {
+            query = department.isEmpty
+                ? query.filter { $0.department == nil }
+                : query.filter { $0.department.name == department }
+        }
         let rows = try await query
             .select {
                 [
