@@ -1,3 +1,4 @@
+import CDQIModel
 import CDQIPredicate
 import CDQIStore
 import Foundation
@@ -156,6 +157,33 @@ private func direct<A: SupportedAttributeType>(
         #expect(value as? Int64 == 40_000)
     }
 
+    @Test func aFetchOfAnEntityAndItsSubentityDecodesEachObjectOfEither() throws {
+        // Animal {legs Integer 16, name String}; Dog, a subentity of Animal, adds {breed String}.
+        var dog = EntityDescription(name: "Dog", parentEntityName: "Animal")
+        dog.attributes = [ModelBuilder.attribute("breed", .string)]
+        let model = ManagedObjectModel(entities: [
+            ModelBuilder.entity("Animal", [
+                ModelBuilder.attribute("legs", .integer16, required: true, defaultValue: "0"),
+                ModelBuilder.attribute("name", .string),
+            ]),
+            dog,
+        ])
+        let db = try TestStores.sworm(model)
+        try db.perform { ctx in
+            try ctx.insert(AnimalValue(legs: 4, name: "cat"))
+            try ctx.insert(DogValue(breed: "collie", legs: 3, name: "rex"))
+        }
+        // The fetch works out its plan from its first object, here the Dog; the cat is an Animal.
+        let descending = try db.perform { ctx in
+            try ctx.fetch(AnimalValue.all.sort(\.name, ascending: false)).map { try $0.decode() }
+        }
+        #expect(descending == [AnimalValue(legs: 3, name: "rex"), AnimalValue(legs: 4, name: "cat")])
+        let ascending = try db.perform { ctx in try ctx.fetch(AnimalValue.all.sort(\.name)).map { try $0.decode() } }
+        #expect(ascending == [AnimalValue(legs: 4, name: "cat"), AnimalValue(legs: 3, name: "rex")])
+        let dogs = try db.perform { ctx in try ctx.fetch(DogValue.all).map { try $0.decode() } }
+        #expect(dogs == [DogValue(breed: "collie", legs: 3, name: "rex")])
+    }
+
     @Test func anAttributeTheEntityLacksIsTheStoresUnknownKey() throws {
         let db = try TestStores.sworm(FixtureModels.attributes)
         try db.perform { ctx in try ctx.insert(NarrowWriter(small: 1, wide: 2, real: 0, text: "t")) }
@@ -178,6 +206,27 @@ private struct NarrowConverted: ManagedObjectConvertible, Equatable {
     static let attributes: Set<Attribute<NarrowConverted>> = [
         .init(\.small, "small"), .init(\.wide, "wide"), .init(\.wideAsDouble, "wide"), .init(\.real, "real"),
         .init(\.text, "text"),
+    ]
+    static let relations: Void = ()
+}
+
+private struct AnimalValue: ManagedObjectConvertible, Equatable {
+    var legs: Int = 0
+    var name: String?
+
+    static let entityName = "Animal"
+    static let attributes: Set<Attribute<AnimalValue>> = [.init(\.legs, "legs"), .init(\.name, "name")]
+    static let relations: Void = ()
+}
+
+private struct DogValue: ManagedObjectConvertible, Equatable {
+    var breed: String?
+    var legs: Int16 = 0
+    var name: String?
+
+    static let entityName = "Dog"
+    static let attributes: Set<Attribute<DogValue>> = [
+        .init(\.breed, "breed"), .init(\.legs, "legs"), .init(\.name, "name"),
     ]
     static let relations: Void = ()
 }

@@ -66,7 +66,7 @@ struct SlotDecoder: Sendable {
 
     /// Writes `stored` into the property of `object` when it takes the direct path; returns `false`
     /// (changing nothing) when the attribute's decoder must decode it instead.
-    @inlinable
+    @inlinable @inline(__always)
     func decode<P: ManagedObjectConvertible>(_ stored: StoredValue, into object: inout P) -> Bool {
         if case .null = stored {
             return isOptional && writeNone(into: &object)
