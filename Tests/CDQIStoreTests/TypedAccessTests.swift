@@ -189,6 +189,27 @@ private enum TypedCompanyModel: GeneratedModel {
         #expect(try object.value(forKey: "string") == nil)
     }
 
+    @Test func allAttributeValuesAtOnceLoadTheObjectInSlotOrder() throws {
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let container = try companyContainer(url: folder.appendingPathComponent("Company.sqlite"))
+        let ann = try container.viewContext.insert(TypedEmployee.self)
+        ann.firstName = "Ann"
+        ann.lastName = "Lee"
+        ann.salary = 5_000
+        try container.viewContext.save()
+        // A fault in a new context: the call loads it. Slots: firstName, hireDate, lastName, nickName, salary.
+        let context = container.newContext()
+        let fault = context.object(with: ann.objectID)
+        #expect(fault.isFault)
+        #expect(try fault.cdqiAttributeValues() == [.string("Ann"), .null, .string("Lee"), .null, .integer(5_000)])
+        #expect(!fault.isFault)
+        // A fault whose context was reset cannot be loaded: the error names the entity.
+        let orphan = context.object(with: ann.objectID)
+        context.reset()
+        #expect(throws: ManagedObjectError.noContext(entity: "Employee")) { try orphan.cdqiAttributeValues() }
+    }
+
     @Test func unsetNonOptionalPropertiesReadTheirZeroOrTheModelDefault() throws {
         let container = try companyContainer()
         let employee = try container.viewContext.insert(TypedEmployee.self)

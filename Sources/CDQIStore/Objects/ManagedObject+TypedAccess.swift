@@ -51,6 +51,16 @@ extension ManagedObject {
         return attributeValues[index]
     }
 
+    /// The stored values of all the entity's attributes, in its attribute list's order (loading the
+    /// object first): what ``cdqiAttributeValue(at:)`` reads one at a time, for code that reads many
+    /// attributes of an object at once (the array is the object's own, shared, not copied). A later
+    /// change to the object does not show in the returned array.
+    /// - Throws: the ``ManagedObjectError`` of loading the object (as ``storedValue(forKey:)`` does).
+    public func cdqiAttributeValues() throws(ManagedObjectError) -> [StoredValue] {
+        try willAccess()
+        return attributeValues
+    }
+
     /// Sets the attribute at `index` to a stored value, as ``setStoredValue(_:forKey:)`` does (the value
     /// must fit the attribute's type; generated code passes the kind the type takes). A failure changes
     /// nothing and is recorded (see the type's notes).

@@ -19,6 +19,9 @@ public final class Attribute<PlainObject: ManagedObjectConvertible>: Hashable, @
     /// Sets the property from a stored value (throwing ``AttributeError/badInput(_:)`` or a custom
     /// type's error).
     @usableFromInline let decoder: (StoredValue, inout PlainObject) throws -> Void
+    /// The direct path for the values the store usually holds (see ``SlotDecoder``); `decoder`
+    /// handles the rest.
+    @usableFromInline let slot: SlotDecoder
 
     // The initializers are inlinable so that the closures are compiled where the attributes are
     // declared, for the concrete types: decoding then runs specialized code, not generic code. For a
@@ -30,7 +33,9 @@ public final class Attribute<PlainObject: ManagedObjectConvertible>: Hashable, @
         self.name = name
         self.keyPath = keyPath
         encoder = { object in object[keyPath: keyPath].storedPrimitive }
-        if let offset = MemoryLayout<PlainObject>.offset(of: keyPath) {
+        let offset = MemoryLayout<PlainObject>.offset(of: keyPath)
+        slot = SlotDecoder(A.self, isOptional: false, offset: offset)
+        if let offset {
             decoder = { stored, object in
                 let value = try A.decode(stored: stored)
                 Self.write(value, at: offset, in: &object)
@@ -47,7 +52,9 @@ public final class Attribute<PlainObject: ManagedObjectConvertible>: Hashable, @
         self.name = name
         self.keyPath = keyPath
         encoder = { object in object[keyPath: keyPath]?.storedPrimitive ?? .null }
-        if let offset = MemoryLayout<PlainObject>.offset(of: keyPath) {
+        let offset = MemoryLayout<PlainObject>.offset(of: keyPath)
+        slot = SlotDecoder(A.self, isOptional: true, offset: offset)
+        if let offset {
             decoder = { stored, object in
                 let value: A? = stored.isNull ? nil : try A.decode(stored: stored)
                 Self.write(value, at: offset, in: &object)

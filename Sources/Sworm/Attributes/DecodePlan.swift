@@ -16,7 +16,9 @@ final class DecodePlan<P: ManagedObjectConvertible> {
     /// Each attribute's position in the entity's attribute list, or -1 when the entity has no
     /// attribute of that name (reading it by name then throws the store's unknown-key error).
     @usableFromInline let indexes: [Int]
-    /// The attributes' decoders, in the same order (read once here, not through each attribute).
+    /// The attributes' direct decoders, in the same order (read once here, not through each attribute).
+    @usableFromInline let slots: [SlotDecoder]
+    /// The attributes' decoders, in the same order, for what the direct ones leave.
     @usableFromInline let decoders: [(StoredValue, inout P) throws -> Void]
 
     init(entity: EntityLayout, model: ManagedObjectModel?) {
@@ -29,33 +31,47 @@ final class DecodePlan<P: ManagedObjectConvertible> {
         }
         attributes = P.attributes.sorted { $0.name < $1.name }
         indexes = attributes.map { positions[$0.name] ?? -1 }
+        slots = attributes.map(\.slot)
         decoders = attributes.map(\.decoder)
     }
 
-    /// Decodes `object` (of this plan's entity).
+    /// Decodes `object` (of this plan's entity): each attribute through its direct decoder, or its
+    /// decoder when the direct one declines.
     /// - Throws: ``AttributeError/badAttribute(_:)``, or the store's error when the object cannot be
     ///   loaded (a deleted row, a context that was reset).
     @inlinable
     func decode(_ object: CDQIStore.ManagedObject) throws -> P {
-        var value = P()
         if object.isFault, let first = attributes.first {
-            // Loads the object, throwing what loading throws; the slots below are then plain reads.
+            // Loads the object, throwing what loading throws (or the first attribute's unknown key).
             _ = try object.storedValue(forKey: first.name)
         }
+        let values = try object.cdqiAttributeValues()
+        var value = P()
         var position = 0
-        let count = decoders.count
+        let count = slots.count
         while position < count {
             let index = indexes[position]
-            let stored = index >= 0
-                ? object.cdqiAttributeValue(at: index) : try object.storedValue(forKey: attributes[position].name)
-            do {
-                try decoders[position](stored, &value)
-            } catch {
-                throw AttributeError.badAttribute(
-                    .init(name: attributes[position].name, entity: P.entityName, originalError: error))
+            if index >= 0, index < values.count {
+                if !slots[position].decode(values[index], into: &value) {
+                    try decode(values[index], at: position, into: &value)
+                }
+            } else {
+                try decode(try object.storedValue(forKey: attributes[position].name), at: position, into: &value)
             }
             position += 1
         }
         return value
+    }
+
+    /// Decodes one attribute through its decoder.
+    /// - Throws: ``AttributeError/badAttribute(_:)`` naming the attribute and the entity.
+    @inlinable
+    func decode(_ stored: StoredValue, at position: Int, into value: inout P) throws {
+        do {
+            try decoders[position](stored, &value)
+        } catch {
+            throw AttributeError.badAttribute(
+                .init(name: attributes[position].name, entity: P.entityName, originalError: error))
+        }
     }
 }

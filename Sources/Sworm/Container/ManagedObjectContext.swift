@@ -88,7 +88,11 @@ public final class ManagedObjectContext {
     /// The objects the request finds (unsaved changes included).
     @inlinable @discardableResult
     public func fetch<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> [ManagedObject<P>] {
-        try instance.fetch(try request.fetchRequest()).map { ManagedObject(instance: $0, session: session) }
+        let objects = try instance.fetch(try request.fetchRequest())
+        // One plan for the fetch (the objects of a subentity look theirs up when decoded).
+        guard let first = objects.first else { return [] }
+        let plan = session.plan(P.self, for: first)
+        return objects.map { ManagedObject(instance: $0, session: session, plan: plan) }
     }
 
     /// One attribute of the objects the request finds, decoded. Like upstream's dictionary fetch, it

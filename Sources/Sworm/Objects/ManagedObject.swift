@@ -16,11 +16,15 @@ public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     /// The store's object (module `CDQIStore`).
     public let instance: CDQIStore.ManagedObject
     @usableFromInline let session: ContextSession
+    /// The decode plan worked out by the fetch that produced the wrapper (for the fetched entity), so
+    /// that decoding each object of a fetch does not look it up again; `nil` when there was none.
+    @usableFromInline let plan: DecodePlan<PlainObject>?
 
     @usableFromInline
-    init(instance: CDQIStore.ManagedObject, session: ContextSession) {
+    init(instance: CDQIStore.ManagedObject, session: ContextSession, plan: DecodePlan<PlainObject>? = nil) {
         self.instance = instance
         self.session = session
+        self.plan = plan
     }
 
     // MARK: Decoding
@@ -30,7 +34,8 @@ public final class ManagedObject<PlainObject: ManagedObjectConvertible> {
     ///   or the store's error when the object cannot be loaded.
     @inlinable
     public func decode() throws -> PlainObject {
-        try session.plan(PlainObject.self, for: instance).decode(instance)
+        if let plan, plan.entity === instance.entity { return try plan.decode(instance) }
+        return try session.plan(PlainObject.self, for: instance).decode(instance)
     }
 
     /// One attribute's value.
