@@ -1,3 +1,5 @@
+import CDQIStore
+import CoreDataQueryInterface
 import Foundation
 import Testing
 
@@ -36,6 +38,21 @@ import Testing
             encoding: .utf8)
         let blocks = swiftBlocks(section) + swiftBlocks(article)
         #expect(blocks.count >= 5)
+        for block in blocks {
+            #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
+        }
+    }
+
+    @Test func everyLiveQuerySnippetIsCompiledCode() throws {
+        let compiled = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/DocumentedChangeSnippets.swift"), encoding: .utf8)
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/WatchingChanges.md"),
+            encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "\n## Live queries\n").dropFirst().first?
+            .components(separatedBy: "\n## ").first)
+        let blocks = swiftBlocks(section)
+        #expect(blocks.count >= 2)
         for block in blocks {
             #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
         }
