@@ -39,3 +39,17 @@ func watchPayroll(in container: PersistentContainer) async throws {
     }
 }
 
+// The snippet of the "From a typed query" section of the Batch Writes article
+// (Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md), verbatim;
+// `DocumentedSnippetTests` runs it.
+
+func yearEnd(in context: ManagedObjectContext) throws -> (raised: Int, removed: Int) {
+    let raised = try context.from(Employee.self)
+        .filter { $0.department.name == "Engineering" && $0.salary < 100_000 }
+        .batchUpdate { employee, update in
+            update.increase(employee.salary, by: 5_000)
+            update.set(employee.lastName, to: "Smith")
+        }
+    let removed = try context.from(Employee.self).filter { $0.salary < 60_000 }.batchDelete()
+    return (raised, removed)
+}
