@@ -1,3 +1,5 @@
+import CDQIStore
+import CoreDataQueryInterface
 import Foundation
 import Testing
 
@@ -39,5 +41,45 @@ import Testing
         for block in blocks {
             #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
         }
+    }
+
+    @Test func everyLiveQuerySnippetIsCompiledCode() throws {
+        let compiled = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/DocumentedChangeSnippets.swift"), encoding: .utf8)
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/WatchingChanges.md"),
+            encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "\n## Live queries\n").dropFirst().first?
+            .components(separatedBy: "\n## ").first)
+        let blocks = swiftBlocks(section)
+        #expect(blocks.count >= 2)
+        for block in blocks {
+            #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
+        }
+    }
+
+    @Test func theTypedBatchSnippetIsCompiledCode() throws {
+        let compiled = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/DocumentedChangeSnippets.swift"), encoding: .utf8)
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md"),
+            encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "\n## From a typed query\n").dropFirst().first?
+            .components(separatedBy: "\n## ").first)
+        let blocks = swiftBlocks(section)
+        #expect(blocks.count == 1)
+        for block in blocks {
+            #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
+        }
+    }
+
+    @Test("the Batch Writes article's typed snippet, run: Engineering under 100000 is Bob; under 60000 is Eve")
+    func theTypedBatchSnippetRuns() throws {
+        let container = try ConcurrencyFixture.container()
+        let context = container.newContext()
+        let result = try yearEnd(in: context)
+        #expect(result.raised == 1 && result.removed == 1)
+        #expect(try context.from(Employee.self).filter { $0.firstName == "Bob" }.value { $0.salary } == 100_000)
+        #expect(try context.from(Employee.self).count() == 4)
     }
 }

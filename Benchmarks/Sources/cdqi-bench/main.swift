@@ -74,6 +74,13 @@ do {
         report(try GeneratorWorkload.line(rounds: sizes.rounds))
         report(GeneratorWorkload.largeModelLine(entities: quick ? 1_000 : 10_000, rounds: sizes.rounds))
     }
+    if selected(ObservedChangeWorkload.id) {
+        // 10,000 rows at both sizes: the goal is set at that size, and it takes a second.
+        report(try ObservedChangeWorkload.line(fixture: suite.fixture, rows: 10_000, label: "10k", rounds: sizes.rounds))
+    }
+    if selected(LiveQueryWorkload.id) {
+        report(try LiveQueryWorkload.line(fixture: suite.fixture, rows: 10_000, label: "10k", rounds: sizes.rounds))
+    }
     if selected("W11") {
         let workload = ParallelReadWorkload(fixture: suite.fixture, codes: sizes.lookupCodes, rounds: sizes.rounds)
         report(try workload.line(label: sizes.label.items))

@@ -66,11 +66,12 @@ extension ManagedObjectContext {
     }
 
     /// Whether the rows a batch statement writes must be read back: for an `.objectIDs` result, or to
-    /// merge them into this context (when it holds objects) or the contexts following the coordinator.
+    /// merge them into this context (when it holds objects) or the contexts following the coordinator,
+    /// or to tell the subscribers of ``PersistentStoreCoordinator/saves`` (live queries) what changed.
     /// Otherwise the statement returns nothing (reading back every row is most of a batch's cost
     /// beyond SQLite's own).
     private func needsRows(_ resultType: BatchResultType) -> Bool {
-        resultType == .objectIDs || registered.count > 0 || coordinator.hasFollowers
+        resultType == .objectIDs || registered.count > 0 || coordinator.hasFollowers || coordinator.saveStreams.hasSubscribers
     }
 
     /// Runs a batch in one write transaction on the coordinator's store, with its errors typed.

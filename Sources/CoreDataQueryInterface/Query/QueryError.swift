@@ -1,3 +1,5 @@
+import CDQIStore
+
 /// Why running a query failed. Every case names what the caller needs to fix the problem.
 public enum QueryError: Error, CustomStringConvertible {
     /// The query was run with no context: none bound with ``Query/context(_:)`` or
@@ -14,6 +16,10 @@ public enum QueryError: Error, CustomStringConvertible {
     /// The store refused or failed the fetch (an unknown key path, a predicate SQL cannot express, an
     /// SQLite error, …); the underlying error says which.
     case fetchFailed(any Error)
+    /// A batch delete or update (``Query/batchDelete(managedObjectContext:)``,
+    /// ``Query/batchUpdate(managedObjectContext:_:)``) was refused; the ``BatchError`` says why. Nothing
+    /// was written.
+    case batchFailed(BatchError)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -30,6 +36,8 @@ public enum QueryError: Error, CustomStringConvertible {
             return "two different selected expressions are both named '\(name)'; give one of them an alias"
         case .fetchFailed(let error):
             return "the fetch failed: \(error)"
+        case .batchFailed(let error):
+            return "the batch write failed: \(error)"
         }
     }
 }
