@@ -73,6 +73,28 @@ struct ContextNotificationTests {
         #expect(!c.objectID.isTemporaryID)
     }
 
+    @Test("with no change observer, a save still posts fetched objects whose values changed, and not those set back")
+    func saveWithoutChangeObservers() throws {
+        let context = ManagedObjectContext(coordinator: try ChangeTestSupport.coordinator())
+        let a = try ChangeTestSupport.item("a", "A", 1, in: context)
+        let b = try ChangeTestSupport.item("b", "A", 2, in: context)
+        let c = try ChangeTestSupport.item("c", "B", 3, in: context)
+        try context.save()
+        #expect(context.changeObservers.isEmpty)
+        let log = NotificationLog(names, object: context)
+        try a.setValue(Int64(7), forKey: "rank")
+        try b.setValue("b2", forKey: "name")
+        try b.setValue("b", forKey: "name")
+        try c.setValue("B", forKey: "group")
+        let d = try ChangeTestSupport.item("d", nil, 4, in: context)
+        try context.save()
+        #expect(log.names == [Self.didChange, Self.willSave, Self.didSave])
+        #expect(objects(log.infos[0], "updated") == [a])
+        #expect(objects(log.infos[0], "inserted") == [d])
+        #expect(objects(log.infos[2], "updated") == [a])
+        #expect(objects(log.infos[2], "inserted") == [d])
+    }
+
     @Test("a save with nothing to write posts nothing")
     func emptySave() throws {
         let context = ManagedObjectContext(coordinator: try ChangeTestSupport.coordinator())
