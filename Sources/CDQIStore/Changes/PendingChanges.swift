@@ -72,8 +72,10 @@ extension ManagedObjectContext {
 
     /// With `recording` false (a save, which forgets the states once written), the states are not
     /// kept, and objects inserted since the last processing are reported without working out theirs.
-    func processPendingChanges(recording: Bool) {
-        guard !touched.values.isEmpty || !processedStates.isEmpty else { return }
+    /// Returns the sets it posted that the save's did-save notification may reuse.
+    @discardableResult
+    func processPendingChanges(recording: Bool) -> PostedObjectSets {
+        guard !touched.values.isEmpty || !processedStates.isEmpty else { return PostedObjectSets() }
         // Only the context's change observers (fetched-results controllers) read the changed keys: a
         // save with none only needs to know whether a fetched object changed.
         let namesKeys = !changeObservers.isEmpty
@@ -129,8 +131,13 @@ extension ManagedObjectContext {
             }
             if recording { processedStates[key] = now }
         }
+        var posted = PostedObjectSets()
+        // Sets built from the lists alone are handed back with them (only a save's lists can be whole).
+        let listsAreWhole = (inserted: change.inserted.isEmpty, updated: change.updated.isEmpty)
         change.inserted.formUnion(presized: newlyInserted)
         change.updated.formUnion(presized: snapshotUpdated)
+        if !recording && listsAreWhole.inserted { posted.inserted = (newlyInserted, change.inserted) }
+        if !recording && listsAreWhole.updated { posted.updated = (snapshotUpdated, change.updated) }
         // Objects processed before that have left the list since: inserted then deleted, or refreshed.
         for (key, earlier) in processedStates where !seen.contains(key) {
             let object = earlier.object
@@ -140,6 +147,7 @@ extension ManagedObjectContext {
             processedStates[key] = nil
         }
         announce(change)
+        return posted
     }
 
     /// Makes an object's current state what the next processing compares against: a refresh or
@@ -157,6 +165,25 @@ extension ManagedObjectContext {
     /// Forgets what was processed: everything is committed (after a save) or discarded.
     func forgetProcessedChanges() {
         processedStates.removeAll()
+    }
+}
+
+/// The inserted and updated objects a save's processing of pending changes posted, each set with the
+/// list it was built from (in the context's order), when that list alone made it: a save whose own
+/// list holds the same objects in the same order posts the same set in its did-save notification
+/// instead of hashing every object again.
+struct PostedObjectSets {
+    typealias Posted = (list: [ManagedObject], set: Set<ManagedObject>)
+    var inserted: Posted?
+    var updated: Posted?
+
+    /// `objects` as a set: the posted set when it was built from the same objects in the same order
+    /// (compared by identity, without hashing), a new set otherwise.
+    static func set(of objects: [ManagedObject], reusing posted: Posted?) -> Set<ManagedObject> {
+        if let posted, posted.list.count == objects.count, zip(posted.list, objects).allSatisfy({ $0 === $1 }) {
+            return posted.set
+        }
+        return Set(objects)
     }
 }
 
