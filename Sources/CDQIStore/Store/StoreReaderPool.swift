@@ -108,9 +108,13 @@ final class StoreReaderPool: @unchecked Sendable {
             waiting -= 1
         }
         if let taken = free.popLast() {
+            // The logger is copied only for a reader that must catch up (a rare event).
+            guard taken.loggerVersion != loggerVersion else {
+                condition.unlock()
+                return taken
+            }
             let (logger, version) = (self.logger, loggerVersion)
             condition.unlock()
-            guard taken.loggerVersion != version else { return taken }
             taken.reader.connection.trace(to: logger)
             return FreeReader(reader: taken.reader, loggerVersion: version)
         }
