@@ -102,14 +102,17 @@ extension ManagedObjectContext {
         if changeStreams.hasSubscribers { changeStreams.yield(.willSave) }
     }
 
+    /// `posted`: the sets the save's processing of pending changes posted, reused when they hold the
+    /// same objects.
     func announceDidSave(
-        _ changes: SaveChanges, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+        _ changes: SaveChanges, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+        posted: PostedObjectSets
     ) {
         NotificationCenter.default.post(
             name: Self.didSaveObjectsNotification, object: self,
             userInfo: [
-                NotificationKey.insertedObjects.rawValue: Set(inserted),
-                NotificationKey.updatedObjects.rawValue: Set(updated),
+                NotificationKey.insertedObjects.rawValue: PostedObjectSets.set(of: inserted, reusing: posted.inserted),
+                NotificationKey.updatedObjects.rawValue: PostedObjectSets.set(of: updated, reusing: posted.updated),
                 NotificationKey.deletedObjects.rawValue: Set(deleted),
                 NotificationKey.saveChanges.rawValue: changes,
             ])

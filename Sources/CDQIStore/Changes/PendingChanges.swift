@@ -72,29 +72,47 @@ extension ManagedObjectContext {
 
     /// With `recording` false (a save, which forgets the states once written), the states are not
     /// kept, and objects inserted since the last processing are reported without working out theirs.
-    func processPendingChanges(recording: Bool) {
-        guard !touched.values.isEmpty || !processedStates.isEmpty else { return }
+    /// Returns the sets it posted that the save's did-save notification may reuse.
+    @discardableResult
+    func processPendingChanges(recording: Bool) -> PostedObjectSets {
+        guard !touched.values.isEmpty || !processedStates.isEmpty else { return PostedObjectSets() }
+        // Only the context's change observers (fetched-results controllers) read the changed keys: a
+        // save with none only needs to know whether a fetched object changed.
+        let namesKeys = !changeObservers.isEmpty
+        // Each object is looked up once, before its own state is recorded: with nothing processed
+        // before, every lookup would miss (a save after no fetch: no hashing per object).
+        let hasProcessedStates = !processedStates.isEmpty
         var change = ObjectsDidChange()
         var seen = Set<ObjectIdentifier>()
+        // A save's inserted and updated objects, gathered first so that each set is built at its size
+        // (no growing and rehashing as it fills).
+        var newlyInserted: [ManagedObject] = [], snapshotUpdated: [ManagedObject] = []
         for object in touched.values {
             let key = ObjectIdentifier(object)
-            if !recording, object.insertedFlag, processedStates[key] == nil {
+            let processed = hasProcessedStates && processedStates[key] != nil
+            if !recording, object.insertedFlag, !processed {
                 // New since the last processing: inserted unless deleted again.
-                if object.managedObjectContext === self && !object.deletedFlag { change.inserted.insert(object) }
+                if object.managedObjectContext === self && !object.deletedFlag { newlyInserted.append(object) }
                 continue
             }
-            if !recording, processedStates[key] == nil, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
-               object.managedObjectContext === self, let keys = object.changedKeysSinceSnapshot() {
+            if !recording, !processed, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
+               object.managedObjectContext === self {
                 // A save compares a fetched object with its snapshot: read the changes off the kept
                 // originals, without building both states (the same answer, at a fraction of the cost).
-                if !keys.isEmpty {
-                    change.updated.insert(object)
-                    change.changedKeys[key] = keys
+                if namesKeys, let keys = object.changedKeysSinceSnapshot() {
+                    if !keys.isEmpty {
+                        snapshotUpdated.append(object)
+                        change.changedKeys[key] = keys
+                    }
+                    continue
                 }
-                continue
+                if !namesKeys, let changed = object.changedSinceSnapshot() {
+                    if changed { snapshotUpdated.append(object) }
+                    continue
+                }
             }
             seen.insert(key)
-            let earlier = processedStates[key] ?? ProcessedObjectState(committed: object)
+            let earlier = (hasProcessedStates ? processedStates[key] : nil) ?? ProcessedObjectState(committed: object)
             let now = ProcessedObjectState(current: object, context: self)
             switch (earlier.isLive, now.isLive) {
             case (false, true):
@@ -113,6 +131,13 @@ extension ManagedObjectContext {
             }
             if recording { processedStates[key] = now }
         }
+        var posted = PostedObjectSets()
+        // Sets built from the lists alone are handed back with them (only a save's lists can be whole).
+        let listsAreWhole = (inserted: change.inserted.isEmpty, updated: change.updated.isEmpty)
+        change.inserted.formUnion(presized: newlyInserted)
+        change.updated.formUnion(presized: snapshotUpdated)
+        if !recording && listsAreWhole.inserted { posted.inserted = (newlyInserted, change.inserted) }
+        if !recording && listsAreWhole.updated { posted.updated = (snapshotUpdated, change.updated) }
         // Objects processed before that have left the list since: inserted then deleted, or refreshed.
         for (key, earlier) in processedStates where !seen.contains(key) {
             let object = earlier.object
@@ -122,6 +147,7 @@ extension ManagedObjectContext {
             processedStates[key] = nil
         }
         announce(change)
+        return posted
     }
 
     /// Makes an object's current state what the next processing compares against: a refresh or
@@ -142,35 +168,75 @@ extension ManagedObjectContext {
     }
 }
 
+/// The inserted and updated objects a save's processing of pending changes posted, each set with the
+/// list it was built from (in the context's order), when that list alone made it: a save whose own
+/// list holds the same objects in the same order posts the same set in its did-save notification
+/// instead of hashing every object again.
+struct PostedObjectSets {
+    typealias Posted = (list: [ManagedObject], set: Set<ManagedObject>)
+    var inserted: Posted?
+    var updated: Posted?
+
+    /// `objects` as a set: the posted set when it was built from the same objects in the same order
+    /// (compared by identity, without hashing), a new set otherwise.
+    static func set(of objects: [ManagedObject], reusing posted: Posted?) -> Set<ManagedObject> {
+        if let posted, posted.list.count == objects.count, zip(posted.list, objects).allSatisfy({ $0 === $1 }) {
+            return posted.set
+        }
+        return Set(objects)
+    }
+}
+
 extension ManagedObject {
     /// The names of the properties whose values differ from the snapshot, read off the originals the
     /// object keeps for the slots written since (``ProcessedObjectState/changedKeys(since:)`` against
     /// its committed state gives the same names); `nil` without a snapshot.
     func changedKeysSinceSnapshot() -> Set<String>? {
-        guard snapshotVersion != nil else { return nil }
-        let layout = entity
         var keys: Set<String> = []
+        guard walkChangesSinceSnapshot({ name in
+            keys.insert(name)
+            return true
+        }) else { return nil }
+        return keys
+    }
+
+    /// Whether ``changedKeysSinceSnapshot()`` would name a property (`nil` when it would be `nil`),
+    /// without building the names: it stops at the first change.
+    func changedSinceSnapshot() -> Bool? {
+        var changed = false
+        guard walkChangesSinceSnapshot({ _ in
+            changed = true
+            return false
+        }) else { return nil }
+        return changed
+    }
+
+    /// Calls `visit` with the name of each property whose value differs from the snapshot, until it
+    /// returns `false`; `false` without a snapshot or when a written slot names no property.
+    private func walkChangesSinceSnapshot(_ visit: (String) -> Bool) -> Bool {
+        guard snapshotVersion != nil else { return false }
+        let layout = entity
         for position in 0..<originalAttributes.count {
             let original = originalAttributes[position]
             guard attributeValues.indices.contains(original.slot), attributeValues[original.slot] != original.value else { continue }
-            guard let attribute = layout.attributes.first(where: { $0.index == original.slot }) else { return nil }
-            keys.insert(attribute.name)
+            guard let attribute = layout.attributes.first(where: { $0.index == original.slot }) else { return false }
+            guard visit(attribute.name) else { return true }
         }
         for position in 0..<originalToOnes.count {
             let original = originalToOnes[position]
             guard toOneValues.indices.contains(original.slot), toOneValues[original.slot] !== original.value else { continue }
             guard let relationship = layout.relationships.first(where: { !$0.isToMany && $0.slotIndex == original.slot })
-            else { return nil }
-            keys.insert(relationship.name)
+            else { return false }
+            guard visit(relationship.name) else { return true }
         }
         for relationship in layout.relationships where relationship.isToMany {
             guard toManyValues.indices.contains(relationship.slotIndex),
                   let storage = toManyValues[relationship.slotIndex] else { continue }
             let committed = storage.committed ?? []
             if storage.objects.count != committed.count || zip(storage.objects, committed).contains(where: { $0 !== $1 }) {
-                keys.insert(relationship.name)
+                guard visit(relationship.name) else { return true }
             }
         }
-        return keys
+        return true
     }
 }

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
     ///   or a store error. A failed save writes nothing and leaves the context exactly as it was.
     @discardableResult
     public func save() throws(ContextError) -> SaveChanges {
-        processPendingChanges(recording: false)
+        let posted = processPendingChanges(recording: false)
         if touched.values.contains(where: \.hasChanges) { announceWillSave() }
         // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
         touched.values.forEachUnretained { _, object in if object.hasChanges { object.willSave() } }
@@ -115,7 +115,7 @@ extension ManagedObjectContext {
         forgetProcessedChanges()
         if let foreignWrite { coordinator.announceExternal(foreignWrite) }
         coordinator.broadcast(changes, from: mergeInbox)
-        announceDidSave(changes, inserted: inserted, updated: updated, deleted: deleted)
+        announceDidSave(changes, inserted: inserted, updated: updated, deleted: deleted, posted: posted)
         if !(result.merged.isEmpty && result.rolledBack.isEmpty) {
             // The merge policy put the store's values into these objects: they are refreshed.
             var refreshed = ObjectsDidChange()

@@ -42,13 +42,15 @@ public final class ManagedObjectContext {
     var accessorErrorLog: [ManagedObjectError] = []
     /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
     /// is on; `nil` while it is off.
-    var mergeInbox: MergeInbox?
+    /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
+    @exclusivity(unchecked) var mergeInbox: MergeInbox?
     /// Objects an automatic merge found deleted from the store: out of the registry, faults whose
     /// access throws ``ManagedObjectError/faultNotFulfilled(objectID:)``; they leave the context (and
     /// throw ``ManagedObjectError/noContext(entity:)``) at ``reset()`` or when the context goes away.
     var invalidatedByMerge: [ManagedObject] = []
     /// What the last ``processPendingChanges()`` reported for each object it saw, by object identity.
-    var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
+    /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
+    @exclusivity(unchecked) var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
     /// The fetched-results controllers watching this context.
     var changeObservers: [WeakChangeObserver] = []
     /// The subscribers of ``changes``.

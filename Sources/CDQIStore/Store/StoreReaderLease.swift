@@ -9,13 +9,16 @@ final class StoreReaderLease {
     let reader: SQLiteStore
     /// The pool that takes the reader back.
     private let pool: StoreReaderPool
+    /// The pool's logger setting the reader traces with (see ``StoreReaderPool/logSQL(to:)``).
+    private let loggerVersion: Int
 
-    init(reader: SQLiteStore, pool: StoreReaderPool) {
+    init(reader: SQLiteStore, loggerVersion: Int, pool: StoreReaderPool) {
         self.reader = reader
+        self.loggerVersion = loggerVersion
         self.pool = pool
     }
 
     deinit {
-        pool.takeBack(reader)
+        pool.takeBack(reader, loggerVersion: loggerVersion)
     }
 }

@@ -14,15 +14,23 @@ final class StoreReaderPool: @unchecked Sendable {
     let capacity: Int
     private let writer: SQLiteStore
     private let condition = NSCondition()
-    /// Guarded by `condition`: readers not in use.
-    private var free: [SQLiteStore] = []
+    /// Guarded by `condition`: readers not in use, each with the logger setting (``logSQL(to:)``'s
+    /// count) it traces with; a reader catches up when it is next taken.
+    private var free: [FreeReader] = []
     /// Guarded by `condition`: readers open (in use or free), plus those being opened.
     private var opened = 0
-    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``), how many times it was
-    /// set, and the setting each open reader traces with: a reader catches up when it is next taken.
+    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``) and how many times it
+    /// was set.
     private var logger: Logger?
     private var loggerVersion = 0
-    private var readerLoggerVersions: [ObjectIdentifier: Int] = [:]
+    /// Guarded by `condition`: how many callers wait for a reader (a reader given back signals only then).
+    private var waiting = 0
+
+    /// A reader not in use and the logger setting it traces with.
+    private struct FreeReader {
+        let reader: SQLiteStore
+        let loggerVersion: Int
+    }
 
     /// A pool of at most `capacity` (at least 1) readers of `writer`'s file.
     init(writer: SQLiteStore, capacity: Int) {
@@ -33,9 +41,9 @@ final class StoreReaderPool: @unchecked Sendable {
     /// Runs `body` with a reader taken from the pool (opened if none is free and fewer than
     /// `capacity` are open; otherwise waiting for one), and puts the reader back.
     func withReader<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
-        let reader = try take()
-        defer { give(reader) }
-        return try body(reader)
+        let taken = try take()
+        defer { give(taken) }
+        return try body(taken.reader)
     }
 
     /// A reader for one holder's sole use until the lease ends (a fetch cursor holds one for its life):
@@ -44,24 +52,25 @@ final class StoreReaderPool: @unchecked Sendable {
     /// to end: a cursor's context fetches while the cursor is open, on the same thread, and would wait
     /// forever if the cursor held the last reader.
     func lease() throws(StoreError) -> StoreReaderLease {
-        let reader: SQLiteStore? = condition.withLock {
-            guard let reader = free.popLast() else { return nil }
+        let taken: FreeReader? = condition.withLock {
+            guard let taken = free.popLast() else { return nil }
             opened -= 1
-            condition.signal()
-            return reader
+            if waiting > 0 { condition.signal() }
+            return taken
         }
-        if let reader { return StoreReaderLease(reader: reader, pool: self) }
-        return StoreReaderLease(reader: try SQLiteStore(readerOf: writer), pool: self)
+        // A leased reader leaves the pool; it keeps the logger setting it has.
+        if let taken { return StoreReaderLease(reader: taken.reader, loggerVersion: taken.loggerVersion, pool: self) }
+        return StoreReaderLease(reader: try SQLiteStore(readerOf: writer), loggerVersion: 0, pool: self)
     }
 
     /// Takes back a leased reader: it joins the free readers when fewer than `capacity` are open, and is
     /// closed otherwise.
-    func takeBack(_ reader: SQLiteStore) {
+    func takeBack(_ reader: SQLiteStore, loggerVersion: Int) {
         condition.withLock {
             guard opened < capacity else { return }
             opened += 1
-            free.append(reader)
-            condition.signal()
+            free.append(FreeReader(reader: reader, loggerVersion: loggerVersion))
+            if waiting > 0 { condition.signal() }
         }
     }
 
@@ -71,7 +80,6 @@ final class StoreReaderPool: @unchecked Sendable {
     func closeFreeReaders() {
         condition.withLock {
             opened -= free.count
-            for reader in free { readerLoggerVersions[ObjectIdentifier(reader)] = nil }
             free.removeAll()
         }
     }
@@ -84,47 +92,52 @@ final class StoreReaderPool: @unchecked Sendable {
         }
     }
 
-    /// Brings a reader just taken up to the current logger setting, if it changed since.
-    private func catchUpLogging(_ reader: SQLiteStore, logger: Logger?, version: Int) {
-        reader.connection.trace(to: logger)
-        condition.withLock { readerLoggerVersions[ObjectIdentifier(reader)] = version }
-    }
 
     /// The number of readers open now.
     var openCount: Int {
         condition.withLock { opened }
     }
 
-    private func take() throws(StoreError) -> SQLiteStore {
+    /// A reader for one read, brought up to the current logger setting (it traces with the setting
+    /// it carries).
+    private func take() throws(StoreError) -> FreeReader {
         condition.lock()
-        while free.isEmpty && opened >= capacity { condition.wait() }
-        if let reader = free.popLast() {
-            let stale = readerLoggerVersions[ObjectIdentifier(reader), default: 0] != loggerVersion
+        while free.isEmpty && opened >= capacity {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
+        if let taken = free.popLast() {
+            // The logger is copied only for a reader that must catch up (a rare event).
+            guard taken.loggerVersion != loggerVersion else {
+                condition.unlock()
+                return taken
+            }
             let (logger, version) = (self.logger, loggerVersion)
             condition.unlock()
-            if stale { catchUpLogging(reader, logger: logger, version: version) }
-            return reader
+            taken.reader.connection.trace(to: logger)
+            return FreeReader(reader: taken.reader, loggerVersion: version)
         }
         opened += 1
         let (logger, version) = (self.logger, loggerVersion)
         condition.unlock()
         do {
             let reader = try SQLiteStore(readerOf: writer)
-            if version != 0 { catchUpLogging(reader, logger: logger, version: version) }
-            return reader
+            if version != 0 { reader.connection.trace(to: logger) }
+            return FreeReader(reader: reader, loggerVersion: version)
         } catch {
             condition.withLock {
                 opened -= 1
-                condition.signal()
+                if waiting > 0 { condition.signal() }
             }
             throw error
         }
     }
 
-    private func give(_ reader: SQLiteStore) {
+    private func give(_ taken: FreeReader) {
         condition.withLock {
-            free.append(reader)
-            condition.signal()
+            free.append(taken)
+            if waiting > 0 { condition.signal() }
         }
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 import Testing
 
 /// The save's fast reading of changed keys (off the kept originals) gives the names the full comparison
-/// of states gives, whatever was changed, set back or changed twice: a second evaluator for the
-/// shortcut.
+/// of states gives, and its yes-or-no form whether there are any, whatever was changed, set back or
+/// changed twice: a second evaluator for the shortcuts.
 @Suite struct ChangedKeysFastPathTests {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func fastAndFullComparisonsAgree(seed: UInt64) throws {
@@ -40,6 +40,8 @@ import Testing
             let full = ProcessedObjectState(current: object, context: context)
                 .changedKeys(since: ProcessedObjectState(committed: object))
             #expect(object.changedKeysSinceSnapshot() == full, "\(object.objectID)")
+            // The yes-or-no reading a save uses when no change observer needs the names.
+            #expect(object.changedSinceSnapshot() == !full.isEmpty, "\(object.objectID)")
         }
     }
 }

@@ -73,6 +73,50 @@ struct ContextNotificationTests {
         #expect(!c.objectID.isTemporaryID)
     }
 
+    @Test("with no change observer, a save still posts fetched objects whose values changed, and not those set back")
+    func saveWithoutChangeObservers() throws {
+        let context = ManagedObjectContext(coordinator: try ChangeTestSupport.coordinator())
+        let a = try ChangeTestSupport.item("a", "A", 1, in: context)
+        let b = try ChangeTestSupport.item("b", "A", 2, in: context)
+        let c = try ChangeTestSupport.item("c", "B", 3, in: context)
+        try context.save()
+        #expect(context.changeObservers.isEmpty)
+        let log = NotificationLog(names, object: context)
+        try a.setValue(Int64(7), forKey: "rank")
+        try b.setValue("b2", forKey: "name")
+        try b.setValue("b", forKey: "name")
+        try c.setValue("B", forKey: "group")
+        let d = try ChangeTestSupport.item("d", nil, 4, in: context)
+        try context.save()
+        #expect(log.names == [Self.didChange, Self.willSave, Self.didSave])
+        #expect(objects(log.infos[0], "updated") == [a])
+        #expect(objects(log.infos[0], "inserted") == [d])
+        #expect(objects(log.infos[2], "updated") == [a])
+        #expect(objects(log.infos[2], "inserted") == [d])
+    }
+
+    @Test("did-save lists every object the save wrote, also those an earlier processing already posted")
+    func didSaveAfterEarlierProcessing() throws {
+        let context = ManagedObjectContext(coordinator: try ChangeTestSupport.coordinator())
+        let a = try ChangeTestSupport.item("a", "A", 1, in: context)
+        let b = try ChangeTestSupport.item("b", "A", 2, in: context)
+        try context.save()
+        let log = NotificationLog(names, object: context)
+        let x = try ChangeTestSupport.item("x", "A", 3, in: context)
+        try a.setValue(Int64(8), forKey: "rank")
+        context.processPendingChanges()
+        let y = try ChangeTestSupport.item("y", "B", 4, in: context)
+        try b.setValue(Int64(9), forKey: "rank")
+        try context.save()
+        #expect(log.names == [Self.didChange, Self.didChange, Self.willSave, Self.didSave])
+        #expect(objects(log.infos[0], "inserted") == [x])
+        #expect(objects(log.infos[0], "updated") == [a])
+        #expect(objects(log.infos[1], "inserted") == [y])
+        #expect(objects(log.infos[1], "updated") == [b])
+        #expect(objects(log.infos[3], "inserted") == [x, y])
+        #expect(objects(log.infos[3], "updated") == [a, b])
+    }
+
     @Test("a save with nothing to write posts nothing")
     func emptySave() throws {
         let context = ManagedObjectContext(coordinator: try ChangeTestSupport.coordinator())
