@@ -8,7 +8,7 @@ let package = Package(
     name: "CompanyServer",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "company-server", targets: ["company-server"]),
+        .executable(name: "company-server", targets: ["company-server"])
     ],
     dependencies: [
         .package(name: "CoreDataQueryInterface", path: "../.."),

@@ -35,8 +35,11 @@ struct CDQIPlugin: BuildToolPlugin {
             .map { file in
                 let bundle = file.url
                 let name = bundle.deletingPathExtension().lastPathComponent
-                var arguments = [bundle.path, "--merged", "--force", "--out", output.path,
-                                 "--classes-in", target.directoryURL.path] + style.arguments
+                var arguments =
+                    [
+                        bundle.path, "--merged", "--force", "--out", output.path,
+                        "--classes-in", target.directoryURL.path,
+                    ] + style.arguments
                 var inputs = [bundle] + Self.modelFiles(in: bundle) + swiftSources + [tool.url]
                 let config = bundle.deletingLastPathComponent().appending(path: "cdqi.json")
                 if FileManager.default.fileExists(atPath: config.path) {

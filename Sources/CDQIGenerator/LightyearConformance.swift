@@ -56,8 +56,9 @@ extension ProxyGeneration {
                 diagnostics.append(ModelDiagnostic(.warning, "entity '\(entity.name)': \(message)", at: entity.location))
             }
             if let ancestor = model.ancestors(of: entity).first(where: { self.className(of: $0) != nil }) {
-                warn("class '\(className)' gets no Queryable conformance of its own: it inherits the one of "
-                    + "'\(self.className(of: ancestor) ?? ancestor.name)' (entity '\(ancestor.name)'), whose Attribute it uses")
+                warn(
+                    "class '\(className)' gets no Queryable conformance of its own: it inherits the one of "
+                        + "'\(self.className(of: ancestor) ?? ancestor.name)' (entity '\(ancestor.name)'), whose Attribute it uses")
                 continue
             }
             guard SwiftIdentifier.isValid(className), !SwiftIdentifier.impossibleTypeNames.contains(className) else {
@@ -74,11 +75,12 @@ extension ProxyGeneration {
                 if SwiftIdentifier.isValid(attribute.name), !LightyearConformance.impossibleCaseNames.contains(attribute.name) {
                     names.append(attribute.name)
                 } else {
-                    diagnostics.append(ModelDiagnostic(
-                        .warning,
-                        "attribute '\(attribute.name)' of entity '\(entity.name)' cannot be an Attribute case: "
-                            + "query it with a format string",
-                        at: attribute.location ?? entity.location))
+                    diagnostics.append(
+                        ModelDiagnostic(
+                            .warning,
+                            "attribute '\(attribute.name)' of entity '\(entity.name)' cannot be an Attribute case: "
+                                + "query it with a format string",
+                            at: attribute.location ?? entity.location))
                 }
             }
             conformances.append(LightyearConformance(entityName: entity.name, className: className, attributeNames: names))

@@ -23,8 +23,10 @@ struct ObjectPlanner {
     private(set) var diagnostics: [String: [ModelDiagnostic]] = [:]
     private var layoutCache: [String: LayoutOrder] = [:]
 
-    init(model: ManagedObjectModel, options: GeneratorOptions, entities: [EntityDescription], parentOf: [String: String],
-         owners: [String: String], takenTypeNames: Set<String>) {
+    init(
+        model: ManagedObjectModel, options: GeneratorOptions, entities: [EntityDescription], parentOf: [String: String],
+        owners: [String: String], takenTypeNames: Set<String>
+    ) {
         self.model = model
         self.options = options
         self.entities = entities
@@ -67,16 +69,20 @@ struct ObjectPlanner {
             guard let form = wanted else { continue }
             guard let className = owners[entity.name] else {
                 if entity.className == nil {
-                    warn(entity, "entity '\(entity.name)' has no class name (representedClassName is absent, empty or "
-                        + "NSManagedObject), so no class is generated for it; its objects are of its nearest ancestor's "
-                        + "class, or plain ManagedObjects. Set the entity's class in the model to get one")
+                    warn(
+                        entity,
+                        "entity '\(entity.name)' has no class name (representedClassName is absent, empty or "
+                            + "NSManagedObject), so no class is generated for it; its objects are of its nearest ancestor's "
+                            + "class, or plain ManagedObjects. Set the entity's class in the model to get one")
                 }
                 // Otherwise the proxy planner already said why the class is unusable or shared.
                 continue
             }
             if Self.moduleNames.contains(className) {
-                warn(entity, "class name '\(className)' of entity '\(entity.name)' is the name of a module generated "
-                    + "code uses, so no class is generated for it; rename the class in the model")
+                warn(
+                    entity,
+                    "class name '\(className)' of entity '\(entity.name)' is the name of a module generated "
+                        + "code uses, so no class is generated for it; rename the class in the model")
                 continue
             }
             forms[entity.name] = form
@@ -113,7 +119,7 @@ struct ObjectPlanner {
             return result
         }
 
-        var swiftNames: [String: Set<String>] = [:]   // entity → Swift property names its class has (inherited too)
+        var swiftNames: [String: Set<String>] = [:]  // entity → Swift property names its class has (inherited too)
         var classes: [EntityClass] = []
         var inheriting: Set<String> = []
         var declaring: Set<String> = []
@@ -157,43 +163,50 @@ struct ObjectPlanner {
                 for attribute in declarer.attributes {
                     let location = attribute.location ?? declarer.location
                     guard let index = layout.attributes[attribute.name],
-                          stable(attribute.name, index: index, isAttribute: true, users: users, entity: entity, location: location),
-                          let type = objectType(attribute, entity: entity, location: location),
-                          let name = admit(attribute.name, names: &names, entity: entity, location: location)
+                        stable(attribute.name, index: index, isAttribute: true, users: users, entity: entity, location: location),
+                        let type = objectType(attribute, entity: entity, location: location),
+                        let name = admit(attribute.name, names: &names, entity: entity, location: location)
                     else { continue }
                     let optional = attribute.isOptional || type.zeroLiteral == nil
-                    properties.append(ObjectProperty(name: name, key: attribute.name, index: index,
-                                                     kind: .attribute(type, isOptional: optional)))
+                    properties.append(
+                        ObjectProperty(
+                            name: name, key: attribute.name, index: index,
+                            kind: .attribute(type, isOptional: optional)))
                 }
                 for relationship in declarer.relationships {
                     let location = relationship.location ?? declarer.location
                     guard let index = layout.relationships[relationship.name],
-                          stable(relationship.name, index: index, isAttribute: false, users: users, entity: entity, location: location)
+                        stable(relationship.name, index: index, isAttribute: false, users: users, entity: entity, location: location)
                     else { continue }
                     guard byName[relationship.destinationEntityName] != nil else {
-                        warn(entity, "relationship '\(relationship.name)' of entity '\(declarer.name)' leads to entity "
-                            + "'\(relationship.destinationEntityName)', which is not in the model; class '\(className)' gets "
-                            + "no property for it. Fix the destination in the model", at: location)
+                        warn(
+                            entity,
+                            "relationship '\(relationship.name)' of entity '\(declarer.name)' leads to entity "
+                                + "'\(relationship.destinationEntityName)', which is not in the model; class '\(className)' gets "
+                                + "no property for it. Fix the destination in the model", at: location)
                         continue
                     }
                     guard let name = admit(relationship.name, names: &names, entity: entity, location: location) else { continue }
                     let destination = objectClass(of: relationship.destinationEntityName)
-                    let kind: ObjectProperty.Kind = relationship.isToMany
+                    let kind: ObjectProperty.Kind =
+                        relationship.isToMany
                         ? .toMany(className: destination, isOrdered: relationship.isOrdered)
                         : .toOne(className: destination)
                     properties.append(ObjectProperty(name: name, key: relationship.name, index: index, kind: kind))
                 }
             }
             swiftNames[entity.name] = names
-            classes.append(EntityClass(
-                entityName: entity.name, className: className, form: form,
-                superclassName: ancestor.flatMap { owners[$0] }, isFinal: !isSuperclass.contains(entity.name),
-                entityNameDeclaration: declaration, properties: properties))
+            classes.append(
+                EntityClass(
+                    entityName: entity.name, className: className, form: form,
+                    superclassName: ancestor.flatMap { owners[$0] }, isFinal: !isSuperclass.contains(entity.name),
+                    entityNameDeclaration: declaration, properties: properties))
         }
         // Model order in the output.
         classes.sort { (order[$0.entityName] ?? 0) < (order[$1.entityName] ?? 0) }
-        return Plan(classes: classes, modelTypeName: modelTypeName(modelName),
-                    inheritingConformance: inheriting, declaringEntityName: declaring)
+        return Plan(
+            classes: classes, modelTypeName: modelTypeName(modelName),
+            inheritingConformance: inheriting, declaringEntityName: declaring)
     }
 
     private mutating func warn(_ entity: EntityDescription, _ message: String, at location: SourceLocation? = nil) {
@@ -220,24 +233,30 @@ struct ObjectPlanner {
     /// Whether the property sits at the same position in the layout of every entity whose objects can
     /// be of this class (the entity and its descendants); a sub-entity that declares a property of the
     /// same name shifts the positions, and then the class cannot have a fixed accessor for it.
-    private mutating func stable(_ key: String, index: Int, isAttribute: Bool, users: [String], entity: EntityDescription,
-                                 location: SourceLocation?) -> Bool {
+    private mutating func stable(
+        _ key: String, index: Int, isAttribute: Bool, users: [String], entity: EntityDescription,
+        location: SourceLocation?
+    ) -> Bool {
         for user in users {
             guard let description = model.entity(named: user) else { continue }
             let layout = layoutOrder(description)
             let position = isAttribute ? layout.attributes[key] : layout.relationships[key]
             if position != index {
-                warn(entity, "property '\(key)' of entity '\(entity.name)' is laid out differently in sub-entity '\(user)' "
-                    + "(which declares a property of the same name), so the class gets no typed property for it; use "
-                    + "value(forKey:), or rename one of them in the model", at: location)
+                warn(
+                    entity,
+                    "property '\(key)' of entity '\(entity.name)' is laid out differently in sub-entity '\(user)' "
+                        + "(which declares a property of the same name), so the class gets no typed property for it; use "
+                        + "value(forKey:), or rename one of them in the model", at: location)
                 return false
             }
         }
         return true
     }
 
-    private mutating func objectType(_ attribute: AttributeDescription, entity: EntityDescription,
-                                     location: SourceLocation?) -> ObjectAttributeType? {
+    private mutating func objectType(
+        _ attribute: AttributeDescription, entity: EntityDescription,
+        location: SourceLocation?
+    ) -> ObjectAttributeType? {
         switch attribute.type {
         case .string: return .string
         case .integer16: return .int16
@@ -252,36 +271,48 @@ struct ObjectPlanner {
         case .uuid: return .uuid
         case .uri: return .url
         case .undefined, .objectID, .composite:
-            warn(entity, "attribute '\(attribute.name)' of entity '\(entity.name)' has type \(attribute.type.rawValue), "
-                + "which has no Swift value type in the store, so its class gets no property for it; use value(forKey:) "
-                + "and setValue(_:forKey:)", at: location)
+            warn(
+                entity,
+                "attribute '\(attribute.name)' of entity '\(entity.name)' has type \(attribute.type.rawValue), "
+                    + "which has no Swift value type in the store, so its class gets no property for it; use value(forKey:) "
+                    + "and setValue(_:forKey:)", at: location)
             return nil
         }
     }
 
     /// The Swift name of a property, or `nil` (with a warning) when it cannot have one.
-    private mutating func admit(_ key: String, names: inout Set<String>, entity: EntityDescription,
-                                location: SourceLocation?) -> String? {
+    private mutating func admit(
+        _ key: String, names: inout Set<String>, entity: EntityDescription,
+        location: SourceLocation?
+    ) -> String? {
         if key.hasPrefix("cdqi") {
-            warn(entity, "property '\(key)' of entity '\(entity.name)' starts with 'cdqi', which the runtime reserves for "
-                + "its own members; its class gets no property for it. Rename it in the model", at: location)
+            warn(
+                entity,
+                "property '\(key)' of entity '\(entity.name)' starts with 'cdqi', which the runtime reserves for "
+                    + "its own members; its class gets no property for it. Rename it in the model", at: location)
             return nil
         }
         var name = key
         if !SwiftIdentifier.isValid(name) {
             name = SwiftIdentifier.sanitized(key)
-            warn(entity, "property name '\(key)' of entity '\(entity.name)' is not a valid Swift identifier; its class "
-                + "property is named '\(name)'", at: location)
+            warn(
+                entity,
+                "property name '\(key)' of entity '\(entity.name)' is not a valid Swift identifier; its class "
+                    + "property is named '\(name)'", at: location)
         }
         if Self.reservedMemberNames.contains(name) {
             let renamed = name + "Value"
-            warn(entity, "property '\(key)' of entity '\(entity.name)' has the name of a member of ManagedObject; its class "
-                + "property is named '\(renamed)'. Rename it in the model to choose the name", at: location)
+            warn(
+                entity,
+                "property '\(key)' of entity '\(entity.name)' has the name of a member of ManagedObject; its class "
+                    + "property is named '\(renamed)'. Rename it in the model to choose the name", at: location)
             name = renamed
         }
         guard names.insert(name).inserted else {
-            warn(entity, "property '\(key)' of entity '\(entity.name)' would be named '\(name)' like another property of "
-                + "its class; the class gets no property for it. Rename it in the model", at: location)
+            warn(
+                entity,
+                "property '\(key)' of entity '\(entity.name)' would be named '\(name)' like another property of "
+                    + "its class; the class gets no property for it. Rename it in the model", at: location)
             return nil
         }
         return name
@@ -295,7 +326,8 @@ struct ObjectPlanner {
         let classNames = Set(entities.compactMap(\.className))
         let taken = classNames.union(takenTypeNames).union(RuntimeNames.types).union(RuntimeNames.objectTypes)
             .union(Self.moduleNames).union(SwiftIdentifier.keywords)
-        let candidates = [base, SwiftIdentifier.sanitized(modelName) + "ManagedObjectModel"]
+        let candidates =
+            [base, SwiftIdentifier.sanitized(modelName) + "ManagedObjectModel"]
             + (2...(entities.count + 3)).map { "\(base)\($0)" }
         return candidates.first { !taken.contains($0) } ?? base + "_"
     }

@@ -19,7 +19,8 @@ struct ObjectSourceWriter {
         switch entityClass.form {
         case .fullClass:
             let superclass = entityClass.superclassName.map(SwiftIdentifier.escaped) ?? qualify("ManagedObject")
-            opening = "/// The objects of entity \(commentSafe(entityClass.entityName)) (generated: do not edit).\n"
+            opening =
+                "/// The objects of entity \(commentSafe(entityClass.entityName)) (generated: do not edit).\n"
                 + "\(access)nonisolated \(entityClass.isFinal ? "final " : "")class \(name): \(superclass) {"
             let string = qualify("String")
             let literal = SwiftSourceWriter.stringLiteral(entityClass.entityName)
@@ -32,7 +33,8 @@ struct ObjectSourceWriter {
                 break
             }
         case .category:
-            opening = "/// The properties of entity \(commentSafe(entityClass.entityName)) (generated: do not edit; the class "
+            opening =
+                "/// The properties of entity \(commentSafe(entityClass.entityName)) (generated: do not edit; the class "
                 + "is written by hand and must subclass ManagedObject).\nnonisolated extension \(name) {"
         }
         members += entityClass.properties.map(property)
@@ -49,7 +51,8 @@ struct ObjectSourceWriter {
             let swiftType = qualify(type.swiftName)
             // `Data()` rather than `[]`: an array literal after `??` would be inferred as `[Any]`.
             let zero = type == .data ? "\(qualify("Data"))()" : (type.zeroLiteral ?? "")
-            let getter = isOptional || type.zeroLiteral == nil
+            let getter =
+                isOptional || type.zeroLiteral == nil
                 ? "cdqi\(type.swiftName)(at: \(index))"
                 : "cdqi\(type.swiftName)(at: \(index)) ?? \(zero)"
             return [
@@ -69,7 +72,8 @@ struct ObjectSourceWriter {
             ].joined(separator: "\n")
         case .toMany(let className, let isOrdered):
             let element = className.map(SwiftIdentifier.escaped) ?? qualify("ManagedObject")
-            let members = className == nil
+            let members =
+                className == nil
                 ? "cdqiToMany(at: \(index))" : "cdqiToMany(at: \(index)).compactMap { $0 as? \(element) }"
             let collection = isOrdered ? "[\(element)]" : "\(qualify("Set"))<\(element)>"
             let getter = isOrdered ? members : "\(qualify("Set"))(\(members))"

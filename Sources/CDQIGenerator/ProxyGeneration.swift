@@ -59,12 +59,13 @@ public struct ProxyGeneration: Sendable {
             )
         }
         for entityClass in entityClasses where entities?.contains(entityClass.entityName) ?? true {
-            files.append(GeneratedFile(
-                name: entityClass.fileName,
-                contents: writer.file(
-                    modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports,
-                    blocks: [objectWriter.declaration(entityClass)]),
-                entityNames: [entityClass.entityName]))
+            files.append(
+                GeneratedFile(
+                    name: entityClass.fileName,
+                    contents: writer.file(
+                        modelName: modelName, versionName: versionName, imports: ObjectSourceWriter.imports,
+                        blocks: [objectWriter.declaration(entityClass)]),
+                    entityNames: [entityClass.entityName]))
         }
         if let modelFile = modelFile() { files.append(modelFile) }
         return files

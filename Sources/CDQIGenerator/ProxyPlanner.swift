@@ -26,7 +26,9 @@ struct ProxyPlanner {
 
     /// The proxies in model order, the runtime names that model classes shadow, and the warnings (all
     /// of them, and those about entity classes alone).
-    mutating func plan(modelName: String) -> (
+    mutating func plan(
+        modelName: String
+    ) -> (
         proxies: [EntityProxy], shadowedRuntimeNames: Set<String>, diagnostics: [ModelDiagnostic], objects: ObjectPlanner.Plan,
         classDiagnostics: [ModelDiagnostic]
     ) {
@@ -79,15 +81,16 @@ struct ProxyPlanner {
         let classes = manual.compactMap { conformances[$0.name] }
         let listed = classes.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (classes.count > 5 ? ", …" : "")
         let example = classes[0]
-        leadingDiagnostics.append(ModelDiagnostic(
-            .warning,
-            "\(manual.count == 1 ? "an entity" : "\(manual.count) entities") with Manual/None code generation "
-                + "\(manual.count == 1 ? "has" : "have") no class in this target (\(listed)), so \(manual.count == 1 ? "its proxy does" : "their proxies do") not "
-                + "conform to Entity and cannot start typed queries. Either write the class "
-                + "(`final class \(example): ManagedObject {}`, registered with `coordinator.register(\(example).self, "
-                + "forEntityName:)`), or have cdqi generate every class: `\"objects\": \"all\"` in cdqi.json beside the "
-                + "model (the build plugin), or `cdqi --objects`",
-            at: first.location))
+        leadingDiagnostics.append(
+            ModelDiagnostic(
+                .warning,
+                "\(manual.count == 1 ? "an entity" : "\(manual.count) entities") with Manual/None code generation "
+                    + "\(manual.count == 1 ? "has" : "have") no class in this target (\(listed)), so \(manual.count == 1 ? "its proxy does" : "their proxies do") not "
+                    + "conform to Entity and cannot start typed queries. Either write the class "
+                    + "(`final class \(example): ManagedObject {}`, registered with `coordinator.register(\(example).self, "
+                    + "forEntityName:)`), or have cdqi generate every class: `\"objects\": \"all\"` in cdqi.json beside the "
+                    + "model (the build plugin), or `cdqi --objects`",
+                at: first.location))
         return Set(manual.map(\.name))
     }
 
@@ -102,11 +105,12 @@ struct ProxyPlanner {
             if seen.insert(entity.name).inserted {
                 entities.append(entity)
             } else {
-                leadingDiagnostics.append(ModelDiagnostic(
-                    .warning,
-                    "entity '\(entity.name)' is declared more than once; only the first declaration gets a proxy. "
-                        + "Rename or remove the duplicate in the model",
-                    at: entity.location))
+                leadingDiagnostics.append(
+                    ModelDiagnostic(
+                        .warning,
+                        "entity '\(entity.name)' is declared more than once; only the first declaration gets a proxy. "
+                            + "Rename or remove the duplicate in the model",
+                        at: entity.location))
             }
         }
     }
@@ -116,8 +120,10 @@ struct ProxyPlanner {
         for entity in entities {
             guard let parent = entity.parentEntityName, !parent.isEmpty else { continue }
             guard names.contains(parent) else {
-                warn(entity, "entity '\(entity.name)' names parent entity '\(parent)', which is not in the model; "
-                    + "its proxy is generated as a root proxy without inherited properties. Fix the parent in the model")
+                warn(
+                    entity,
+                    "entity '\(entity.name)' names parent entity '\(parent)', which is not in the model; "
+                        + "its proxy is generated as a root proxy without inherited properties. Fix the parent in the model")
                 continue
             }
             // Follow the chain: a cycle back to this entity makes inheritance impossible.
@@ -125,12 +131,17 @@ struct ProxyPlanner {
             var next: String? = parent
             var cyclic = false
             while let name = next, names.contains(name) {
-                if !seen.insert(name).inserted { cyclic = true; break }
+                if !seen.insert(name).inserted {
+                    cyclic = true
+                    break
+                }
                 next = model.entity(named: name)?.parentEntityName
             }
             if cyclic {
-                warn(entity, "entity '\(entity.name)' is part of an inheritance cycle; its proxy is generated as a "
-                    + "root proxy without inherited properties. Break the cycle in the model")
+                warn(
+                    entity,
+                    "entity '\(entity.name)' is part of an inheritance cycle; its proxy is generated as a "
+                        + "root proxy without inherited properties. Break the cycle in the model")
             } else {
                 parentOf[entity.name] = parent
             }
@@ -196,13 +207,17 @@ struct ProxyPlanner {
             var base = entity.name
             if !SwiftIdentifier.isValid(base) {
                 base = SwiftIdentifier.sanitized(base)
-                warn(entity, "entity name '\(entity.name)' is not a valid Swift identifier; its proxy is named "
-                    + "'\(base)\(options.suffix)'. Rename the entity in the model to choose the name")
+                warn(
+                    entity,
+                    "entity name '\(entity.name)' is not a valid Swift identifier; its proxy is named "
+                        + "'\(base)\(options.suffix)'. Rename the entity in the model to choose the name")
             }
             let (chosen, reason) = chooseProxyName(base: base, infix: "")
             if let reason {
-                warn(entity, "the proxy of entity '\(entity.name)' is named '\(chosen)' because \(reason); "
-                    + "rename the entity or pick another --suffix to get a plain name")
+                warn(
+                    entity,
+                    "the proxy of entity '\(entity.name)' is named '\(chosen)' because \(reason); "
+                        + "rename the entity or pick another --suffix to get a plain name")
             }
             proxyNameOf[entity.name] = chosen
         }
@@ -218,19 +233,21 @@ struct ProxyPlanner {
             var base = composite.name
             if !SwiftIdentifier.isValid(base) {
                 base = SwiftIdentifier.sanitized(base)
-                compositeDiagnostics.append(ModelDiagnostic(
-                    .warning,
-                    "composite name '\(composite.name)' is not a valid Swift identifier; its proxy is named "
-                        + "'\(base)Composite\(options.suffix)'. Rename the composite in the model to choose the name",
-                    at: composite.location))
+                compositeDiagnostics.append(
+                    ModelDiagnostic(
+                        .warning,
+                        "composite name '\(composite.name)' is not a valid Swift identifier; its proxy is named "
+                            + "'\(base)Composite\(options.suffix)'. Rename the composite in the model to choose the name",
+                        at: composite.location))
             }
             let (chosen, reason) = chooseProxyName(base: base, infix: "Composite")
             if let reason {
-                compositeDiagnostics.append(ModelDiagnostic(
-                    .warning,
-                    "the proxy of composite '\(composite.name)' is named '\(chosen)' because \(reason); rename the "
-                        + "composite or pick another --suffix to get a plain name",
-                    at: composite.location))
+                compositeDiagnostics.append(
+                    ModelDiagnostic(
+                        .warning,
+                        "the proxy of composite '\(composite.name)' is named '\(chosen)' because \(reason); rename the "
+                            + "composite or pick another --suffix to get a plain name",
+                        at: composite.location))
             }
             compositeProxyOf[composite.name] = chosen
         }
@@ -243,14 +260,18 @@ struct ProxyPlanner {
         for entity in entities {
             let proxy = proxyNameOf[entity.name] ?? ""
             guard let className = entity.className else {
-                warn(entity, "entity '\(entity.name)' has no class of its own (representedClassName is absent, empty "
-                    + "or NSManagedObject), so '\(proxy)' is generated without an Entity conformance and can be used "
-                    + "through relationships only; set the entity's class in the model to query it directly")
+                warn(
+                    entity,
+                    "entity '\(entity.name)' has no class of its own (representedClassName is absent, empty "
+                        + "or NSManagedObject), so '\(proxy)' is generated without an Entity conformance and can be used "
+                        + "through relationships only; set the entity's class in the model to query it directly")
                 continue
             }
             guard SwiftIdentifier.isValid(className), !SwiftIdentifier.impossibleTypeNames.contains(className) else {
-                warn(entity, "class name '\(className)' of entity '\(entity.name)' is not a usable Swift class name, so "
-                    + "'\(proxy)' is generated without an Entity conformance; fix the class name in the model")
+                warn(
+                    entity,
+                    "class name '\(className)' of entity '\(entity.name)' is not a usable Swift class name, so "
+                        + "'\(proxy)' is generated without an Entity conformance; fix the class name in the model")
                 continue
             }
             claimants[className, default: []].append(entity)
@@ -263,10 +284,12 @@ struct ProxyPlanner {
             guard let owner = sorted.first else { continue }
             conformances[owner.name] = className
             for other in sorted.dropFirst() {
-                warn(other, "entity '\(other.name)' uses class '\(className)', which entity '\(owner.name)' also uses; "
-                    + "a class can conform to Entity only once, so '\(className)' queries '\(owner.name)' and "
-                    + "'\(proxyNameOf[other.name] ?? "")' gets no conformance. Give '\(other.name)' a class of its own "
-                    + "to query it directly")
+                warn(
+                    other,
+                    "entity '\(other.name)' uses class '\(className)', which entity '\(owner.name)' also uses; "
+                        + "a class can conform to Entity only once, so '\(className)' queries '\(owner.name)' and "
+                        + "'\(proxyNameOf[other.name] ?? "")' gets no conformance. Give '\(other.name)' a class of its own "
+                        + "to query it directly")
             }
         }
         return conformances
@@ -287,19 +310,24 @@ struct ProxyPlanner {
             }
             for relationship in entity.relationships {
                 let location = relationship.location ?? entity.location
-                guard let name = members.admit(relationship.name, kind: "relationship", location: location,
-                                               typeNames: typeNames) else { continue }
+                guard
+                    let name = members.admit(
+                        relationship.name, kind: "relationship", location: location,
+                        typeNames: typeNames)
+                else { continue }
                 guard let destination = proxyNameOf[relationship.destinationEntityName] else {
-                    members.warn("relationship '\(relationship.name)' of entity '\(entity.name)' leads to entity "
-                        + "'\(relationship.destinationEntityName)', which is not in the model; no proxy property is "
-                        + "generated. Fix the destination in the model", at: location)
+                    members.warn(
+                        "relationship '\(relationship.name)' of entity '\(entity.name)' leads to entity "
+                            + "'\(relationship.destinationEntityName)', which is not in the model; no proxy property is "
+                            + "generated. Fix the destination in the model", at: location)
                     continue
                 }
                 members.add(ProxyProperty(name: name, key: relationship.name, kind: .entity(destination)))
             }
             for fetched in entity.fetchedProperties {
-                members.warn("fetched property '\(fetched.name)' of entity '\(entity.name)' gets no proxy property: "
-                    + "a fetch cannot filter or sort by a fetched property. Query its destination entity instead",
+                members.warn(
+                    "fetched property '\(fetched.name)' of entity '\(entity.name)' gets no proxy property: "
+                        + "a fetch cannot filter or sort by a fetched property. Query its destination entity instead",
                     at: fetched.location ?? entity.location)
             }
             entityDiagnostics[entity.name, default: []] += members.diagnostics
@@ -326,7 +354,6 @@ struct ProxyPlanner {
         }
     }
 
-
     private func plan(_ attribute: AttributeDescription, into members: inout MemberPlan, fallback: SourceLocation?) {
         let location = attribute.location ?? fallback
         guard let name = members.admit(attribute.name, kind: "attribute", location: location, typeNames: typeNames) else {
@@ -335,9 +362,10 @@ struct ProxyPlanner {
         if attribute.type == .composite {
             let compositeName = attribute.compositeName ?? ""
             guard let proxy = compositeProxyOf[compositeName] else {
-                members.warn("attribute '\(attribute.name)' of \(members.owner) is a Composite attribute whose composite "
-                    + "'\(compositeName)' is not in the model; no proxy property is generated. Fix the composite "
-                    + "name in the model", at: location)
+                members.warn(
+                    "attribute '\(attribute.name)' of \(members.owner) is a Composite attribute whose composite "
+                        + "'\(compositeName)' is not in the model; no proxy property is generated. Fix the composite "
+                        + "name in the model", at: location)
                 return
             }
             members.add(ProxyProperty(name: name, key: attribute.name, kind: .entity(proxy)))

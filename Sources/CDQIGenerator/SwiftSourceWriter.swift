@@ -36,17 +36,19 @@ struct SwiftSourceWriter {
     }
 
     private func classDeclaration(_ proxy: EntityProxy) -> String {
-        let inheritance = proxy.superclassName
+        let inheritance =
+            proxy.superclassName
             ?? (proxy.isComposite ? runtime("EntityAttribute") : "\(runtime("EntityAttribute")), \(runtime("Subqueryable"))")
         // `nonisolated` keeps the proxies usable in modules whose default isolation is the main actor:
         // there a plain subclass of the nonisolated `EntityAttribute` would not compile.
         let opening = "\(access)nonisolated \(proxy.isFinal ? "final " : "")class \(proxy.proxyName): \(inheritance) {"
         guard !proxy.properties.isEmpty else { return opening + "}" }
         let lines = proxy.properties.map { property in
-            let type = switch property.kind {
-            case .runtime(let name): runtime(name)
-            case .entity(let name): name
-            }
+            let type =
+                switch property.kind {
+                case .runtime(let name): runtime(name)
+                case .entity(let name): name
+                }
             return "\(indent)\(access)private(set) lazy var \(SwiftIdentifier.escaped(property.name)) = "
                 + "\(type)(key: \(stringLiteral(property.key)), parent: self)"
         }

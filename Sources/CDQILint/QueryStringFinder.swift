@@ -42,8 +42,8 @@ struct QueryStringFinder {
     /// `.method("…", …)` with `index` at the dot.
     private func chainCall(at index: Int) -> QueryStringCall? {
         guard tokens[index].isPunctuation("."), let method = token(index + 1)?.identifier,
-              Self.predicateMethods.contains(method) || Self.keyPathMethods.contains(method),
-              token(index + 2)?.isPunctuation("(") == true, let close = partner[index + 2]
+            Self.predicateMethods.contains(method) || Self.keyPathMethods.contains(method),
+            token(index + 2)?.isPunctuation("(") == true, let close = partner[index + 2]
         else { return nil }
         let arguments = split(from: index + 3, to: close)
         guard let first = arguments.first, first.count == 1, let format = stringArgument(first[0]) else { return nil }
@@ -60,15 +60,16 @@ struct QueryStringFinder {
     /// `PredicateNode(format: "…", …)` with `index` at `PredicateNode`.
     private func predicateNodeCall(at index: Int) -> QueryStringCall? {
         guard tokens[index].isIdentifier("PredicateNode"), token(index + 1)?.isPunctuation("(") == true,
-              let close = partner[index + 1], token(index + 2)?.isIdentifier("format") == true,
-              token(index + 3)?.isPunctuation(":") == true
+            let close = partner[index + 1], token(index + 2)?.isIdentifier("format") == true,
+            token(index + 3)?.isPunctuation(":") == true
         else { return nil }
         let arguments = split(from: index + 4, to: close)
         guard let first = arguments.first, first.count == 1, let format = stringArgument(first[0]) else { return nil }
         var rest = Array(arguments.dropFirst())
         // `PredicateNode(format: "…", argumentArray: [a, b])`.
         if let array = rest.first, array.count >= 3, tokens[array[0]].isIdentifier("argumentArray"), tokens[array[1]].isPunctuation(":"),
-           tokens[array[2]].isPunctuation("[") {
+            tokens[array[2]].isPunctuation("[")
+        {
             let elements = array.dropFirst(3).dropLast()
             rest = splitList(Array(elements))
         }
@@ -79,7 +80,7 @@ struct QueryStringFinder {
     private func enclosingEntity(of index: Int) -> String? {
         // The call whose argument list holds the predicate: its unmatched `(`.
         guard case .openParenthesis(let position) = walkBack(from: index - 1, visit: { _, _ in nil }),
-              let name = token(position - 1)?.identifier
+            let name = token(position - 1)?.identifier
         else { return nil }
         if name == "FetchRequest", let close = partner[position] { return requestEntity(from: position + 1, to: close) }
         if Self.predicateMethods.contains(name), token(position - 2)?.isPunctuation(".") == true {
@@ -104,7 +105,8 @@ struct QueryStringFinder {
             let current = tokens[position]
             if let entity = entityPattern(at: position) { return .found(entity) }
             if depth == 0, let name = current.identifier, token(position + 1)?.isPunctuation(".") == true,
-               !(token(position - 1)?.isPunctuation(".") ?? false), let entity = variables[name] {
+                !(token(position - 1)?.isPunctuation(".") ?? false), let entity = variables[name]
+            {
                 return .found(entity)
             }
             if depth == 0, current.startsLine, !current.isPunctuation(".") { return .stop }
@@ -140,8 +142,10 @@ struct QueryStringFinder {
             } else if current.isPunctuation("(") {
                 if depth == 0 { return .openParenthesis(position) }
                 depth -= 1
-            } else if depth == 0, current.isPunctuation("{") || current.isPunctuation("}") || current.isPunctuation(";")
-                || (stopsAtAssignment && current.isPunctuation("=")) {
+            } else if depth == 0,
+                current.isPunctuation("{") || current.isPunctuation("}") || current.isPunctuation(";")
+                    || (stopsAtAssignment && current.isPunctuation("="))
+            {
                 return .stop
             }
             if let end = visit(position, depth) { return end }
@@ -154,7 +158,8 @@ struct QueryStringFinder {
     private func entityPattern(at index: Int) -> String? {
         guard let name = tokens[index].identifier else { return nil }
         if name == "from", token(index + 1)?.isPunctuation("(") == true, let entity = token(index + 2)?.identifier,
-           token(index + 3)?.isPunctuation(".") == true, token(index + 4)?.isIdentifier("self") == true {
+            token(index + 3)?.isPunctuation(".") == true, token(index + 4)?.isIdentifier("self") == true
+        {
             return entity
         }
         if name == "Query", token(index + 1)?.isPunctuation("<") == true, let entity = token(index + 2)?.identifier {
@@ -173,12 +178,13 @@ struct QueryStringFinder {
         while index < tokens.count {
             defer { index += 1 }
             if let name = tokens[index].identifier, token(index + 1)?.isPunctuation(":") == true,
-               token(index + 2)?.isIdentifier("Query") == true, let entity = entityPattern(at: index + 2) {
+                token(index + 2)?.isIdentifier("Query") == true, let entity = entityPattern(at: index + 2)
+            {
                 variables[name] = entity
                 continue
             }
             guard tokens[index].isIdentifier("let") || tokens[index].isIdentifier("var"),
-                  let name = token(index + 1)?.identifier
+                let name = token(index + 1)?.identifier
             else { continue }
             // The statement: to the next token that starts a line at this depth and is not a chained call.
             var position = index + 2

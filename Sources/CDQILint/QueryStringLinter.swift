@@ -46,15 +46,17 @@ public struct QueryStringLinter {
             switch call.kind {
             case .predicate, .having:
                 guard let format = call.strings.first else { continue }
-                check(format: format, arguments: call.arguments, entity: call.kind == .predicate ? entity : nil,
-                      file: file, into: &report.diagnostics)
+                check(
+                    format: format, arguments: call.arguments, entity: call.kind == .predicate ? entity : nil,
+                    file: file, into: &report.diagnostics)
             case .keyPaths(let method):
                 guard let entity else { continue }
                 for keyPath in call.strings {
                     if let problem = keyPathProblem(keyPath.value, entity: entity, allowsToMany: method == "select") {
-                        report.diagnostics.append(LintDiagnostic(
-                            file: file, line: keyPath.line, column: keyPath.column, severity: .error,
-                            message: "\(method)(\"\(keyPath.value)\"): \(problem)"))
+                        report.diagnostics.append(
+                            LintDiagnostic(
+                                file: file, line: keyPath.line, column: keyPath.column, severity: .error,
+                                message: "\(method)(\"\(keyPath.value)\"): \(problem)"))
                     }
                 }
             }
@@ -67,8 +69,10 @@ public struct QueryStringLinter {
         return model.entity(named: name)?.name
     }
 
-    private func check(format: QueryStringCall.StringArgument, arguments: [QueryStringCall.Argument], entity: String?,
-                       file: String, into diagnostics: inout [LintDiagnostic]) {
+    private func check(
+        format: QueryStringCall.StringArgument, arguments: [QueryStringCall.Argument], entity: String?,
+        file: String, into diagnostics: inout [LintDiagnostic]
+    ) {
         let placeholders = Self.placeholders(in: format.value)
         var values: [Any?] = []
         var keysKnown = true
@@ -85,10 +89,11 @@ public struct QueryStringLinter {
                 if isKey { keysKnown = false }
                 values.append(isKey ? "self" : nil)
             case nil:
-                diagnostics.append(LintDiagnostic(
-                    file: file, line: format.line, column: format.column, severity: .error,
-                    message: "the format has \(placeholders.count) placeholder\(placeholders.count == 1 ? "" : "s") "
-                        + "but \(arguments.count) argument\(arguments.count == 1 ? "" : "s"): \"\(format.value)\""))
+                diagnostics.append(
+                    LintDiagnostic(
+                        file: file, line: format.line, column: format.column, severity: .error,
+                        message: "the format has \(placeholders.count) placeholder\(placeholders.count == 1 ? "" : "s") "
+                            + "but \(arguments.count) argument\(arguments.count == 1 ? "" : "s"): \"\(format.value)\""))
                 return
             }
         }
@@ -99,23 +104,26 @@ public struct QueryStringLinter {
             // The literal's opening quote is at `column`; the offset counts characters of its value, which
             // is the source text unless escapes came before it (then the column is approximate).
             let column = format.isMultiline ? format.column : format.column + 1 + error.characterOffset
-            diagnostics.append(LintDiagnostic(
-                file: file, line: format.line, column: column, severity: .error,
-                message: "\(error.message) in \"\(format.value)\""))
+            diagnostics.append(
+                LintDiagnostic(
+                    file: file, line: format.line, column: column, severity: .error,
+                    message: "\(error.message) in \"\(format.value)\""))
             return
         }
         guard let entity, keysKnown else { return }
         do {
             _ = try store.sql(for: FetchRequest(entityName: entity, predicate: predicate))
         } catch {
-            diagnostics.append(LintDiagnostic(
-                file: file, line: format.line, column: format.column, severity: .error,
-                message: "\(error) (in \"\(format.value)\")"))
+            diagnostics.append(
+                LintDiagnostic(
+                    file: file, line: format.line, column: format.column, severity: .error,
+                    message: "\(error) (in \"\(format.value)\")"))
             return
         }
         for mixed in MixedKindComparison.find(in: predicate, entityName: entity, model: model) {
-            diagnostics.append(LintDiagnostic(
-                file: file, line: format.line, column: format.column, severity: .warning, message: mixed.description))
+            diagnostics.append(
+                LintDiagnostic(
+                    file: file, line: format.line, column: format.column, severity: .warning, message: mixed.description))
         }
     }
 

@@ -86,8 +86,10 @@ struct SwiftLexer {
         }
         if first.isNumber {
             var text = ""
-            while let character = peek(), character.isNumber || character.isLetter || character == "_"
-                || (character == "." && peek(1)?.isNumber == true) {
+            while let character = peek(),
+                character.isNumber || character.isLetter || character == "_"
+                    || (character == "." && peek(1)?.isNumber == true)
+            {
                 text.append(character)
                 advance()
             }
@@ -103,7 +105,10 @@ struct SwiftLexer {
             if character.isWhitespace {
                 advance()
             } else if character == "/", peek(1) == "/" {
-                while let next = peek(), next != "\n" { _ = next; advance() }
+                while let next = peek(), next != "\n" {
+                    _ = next
+                    advance()
+                }
             } else if character == "/", peek(1) == "*" {
                 advance(2)
                 var depth = 1
@@ -156,7 +161,10 @@ struct SwiftLexer {
                     var digits = ""
                     if peek() == "{" {
                         advance()
-                        while let digit = peek(), digit != "}", digit != "\n" { digits.append(digit); advance() }
+                        while let digit = peek(), digit != "}", digit != "\n" {
+                            digits.append(digit)
+                            advance()
+                        }
                         if peek() == "}" { advance() }
                     }
                     if let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) {

@@ -43,7 +43,9 @@ extension Query where T: Queryable {
 
     /// The AND of one comparison per entry (in key order, so the predicate is the same every run) and,
     /// when every value is plain, the values by key.
-    static func condition(_ dictionary: [T.Attribute: Any], keys: inout [String])
+    static func condition(
+        _ dictionary: [T.Attribute: Any], keys: inout [String]
+    )
         throws(QueryError) -> (PredicateNode, [String: Any]?)
     {
         // One entry (the common case) needs no sorting and no AND.

@@ -21,7 +21,7 @@ extension Query where T: Queryable {
         do {
             for key in defaultValues.keys.sorted() { try new.setValue(defaultValues[key], forKey: key) }
         } catch {
-            try? context.delete(new)   // the error thrown is the one that matters
+            try? context.delete(new)  // the error thrown is the one that matters
             throw error
         }
         return new
@@ -34,7 +34,7 @@ extension Query {
         let layout = try EntityResolution.entity(of: T.self, in: context)
         let object = try context.insertNewObject(forEntityName: layout.name)
         guard let typed = object as? T else {
-            try? context.delete(object)   // the error thrown is the one that matters
+            try? context.delete(object)  // the error thrown is the one that matters
             throw QueryError.classMismatch(
                 entity: layout.name, className: String(describing: T.self),
                 registeredClassName: String(describing: type(of: object)))

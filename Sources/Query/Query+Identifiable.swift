@@ -19,7 +19,7 @@ extension Query where T: Identifiable {
         do {
             try new.setValue(id, forKey: "id")
         } catch {
-            try? context.delete(new)   // the error thrown is the one that matters
+            try? context.delete(new)  // the error thrown is the one that matters
             throw error
         }
         return new

@@ -16,11 +16,12 @@ extension Query {
     ///     or ``Selector/localizedCaseInsensitive``.
     public func order(by attribute: String, _ direction: SortDirection = .ascending, _ selector: Selector = .none) -> Query<T> {
         adding { query throws(QueryError) in
-            let comparison: FetchSortDescriptor.Comparison = switch selector {
-            case .none: .compare
-            case .localizedStandard: .localizedStandardCompare
-            case .localizedCaseInsensitive: .localizedCaseInsensitiveCompare
-            }
+            let comparison: FetchSortDescriptor.Comparison =
+                switch selector {
+                case .none: .compare
+                case .localizedStandard: .localizedStandardCompare
+                case .localizedCaseInsensitive: .localizedCaseInsensitiveCompare
+                }
             query.sortDescriptors.append(
                 FetchSortDescriptor(keyPath: attribute, ascending: direction == .ascending, comparison: comparison))
             if let first = attribute.split(separator: ".", maxSplits: 1).first {

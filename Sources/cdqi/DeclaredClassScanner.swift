@@ -9,12 +9,13 @@ struct DeclaredClassScanner {
     /// and folders are skipped.
     static func classNames(under folder: URL) -> Set<String> {
         var names: Set<String> = []
-        guard let walker = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return names }
         for case let url as URL in walker where url.pathExtension == "swift" {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
-                  let text = try? String(contentsOf: url, encoding: .utf8)
+                let text = try? String(contentsOf: url, encoding: .utf8)
             else { continue }
             names.formUnion(classNames(in: text))
         }
@@ -30,7 +31,10 @@ struct DeclaredClassScanner {
         }
         var index = 0
         while index < scalars.count {
-            guard isIdentifier(scalars[index]) else { index += 1; continue }
+            guard isIdentifier(scalars[index]) else {
+                index += 1
+                continue
+            }
             let start = index
             while index < scalars.count, isIdentifier(scalars[index]) { index += 1 }
             guard String(String.UnicodeScalarView(scalars[start..<index])) == "class" else { continue }

@@ -28,7 +28,11 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write. Default: standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp(
+            "The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.",
+            valueName: "name"))
     var modelVersion: String?
 
     func validate() throws {
@@ -48,7 +52,7 @@ struct Export: ParsableCommand {
         let handle: FileHandle
         if let temporary {
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-                  let file = try? FileHandle(forWritingTo: temporary)
+                let file = try? FileHandle(forWritingTo: temporary)
             else { throw StoreCommandSupport.fail("\(output ?? ""): cannot write the document: the folder is not writable") }
             handle = file
         } else {
@@ -58,7 +62,8 @@ struct Export: ParsableCommand {
         let progress = ProgressLine(verb: "exported", noun: "object")
         do {
             try StoreExporter(model: loadedModel).export(
-                storeURL: URL(fileURLWithPath: paths.store), entity: entity, progress: progress.update) { try buffer.write($0) }
+                storeURL: URL(fileURLWithPath: paths.store), entity: entity, progress: progress.update
+            ) { try buffer.write($0) }
             try buffer.flush()
             progress.finish()
         } catch {

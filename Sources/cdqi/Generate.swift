@@ -38,7 +38,9 @@ struct Generate: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Overwrite files that exist and differ.")
     var force = false
 
-    @Option(name: [.customShort("i"), .customLong("in")], help: ArgumentHelp("The folder to search for the model. Default: the current folder.", valueName: "folder"))
+    @Option(
+        name: [.customShort("i"), .customLong("in")],
+        help: ArgumentHelp("The folder to search for the model. Default: the current folder.", valueName: "folder"))
     var input: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The folder to write to. Default: the folder that holds the model.", valueName: "folder"))
@@ -62,7 +64,9 @@ struct Generate: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: ArgumentHelp("The number of spaces per indentation level, 1 to 16.", valueName: "spaces"))
     var indent = 4
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read (\"Company 2\"). Default: the bundle's current version.", valueName: "name"))
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp("The model version to read (\"Company 2\"). Default: the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
     @Flag(name: .customLong("dry-run"), help: "Print what would be written, and write nothing.")
@@ -77,10 +81,18 @@ struct Generate: ParsableCommand {
     @Flag(name: .customLong("lightyear"), help: "Write lightyear/Query's Queryable conformances (<Class>+Queryable.swift) instead of the proxies.")
     var lightyear = false
 
-    @Option(name: .customLong("classes-in"), help: ArgumentHelp("A folder of Swift sources (the target's): an entity with Manual/None code generation whose class is not declared there gets no Entity conformance, and a warning. The build plugin passes its target's folder.", valueName: "folder"))
+    @Option(
+        name: .customLong("classes-in"),
+        help: ArgumentHelp(
+            "A folder of Swift sources (the target's): an entity with Manual/None code generation whose class is not declared there gets no Entity conformance, and a warning. The build plugin passes its target's folder.",
+            valueName: "folder"))
     var classesIn: String?
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of options (objects, public, suffix, exclude, merged, indent, style), as the build plugin reads from cdqi.json beside a model. Options given here win.", valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "A JSON file of options (objects, public, suffix, exclude, merged, indent, style), as the build plugin reads from cdqi.json beside a model. Options given here win.",
+            valueName: "file"))
     var config: String?
 
     /// The longest file name most file systems take (NAME_MAX), in bytes.
@@ -140,8 +152,9 @@ struct Generate: ParsableCommand {
         }
         loaded.warnings.forEach { StandardError.print($0.description) }
         if loaded.model.entities.isEmpty {
-            StandardError.print("\(loaded.contentsURL.path): warning: the model has no entities, so no proxies or classes "
-                + "are written (only \(loaded.modelName)'s model type); add entities, or check that this is the model you meant")
+            StandardError.print(
+                "\(loaded.contentsURL.path): warning: the model has no entities, so no proxies or classes "
+                    + "are written (only \(loaded.modelName)'s model type); add entities, or check that this is the model you meant")
         }
 
         let entityNames = Set(loaded.model.entities.map(\.name))
@@ -149,8 +162,9 @@ struct Generate: ParsableCommand {
         if !unknown.isEmpty {
             let known = loaded.model.entities.map(\.name).joined(separator: ", ")
             for name in Set(unknown).sorted() {
-                StandardError.print("\(loaded.contentsURL.path): error: no entity named '\(name)' in the "
-                    + "\(loaded.modelName) model (entities: \(known.isEmpty ? "none" : known))")
+                StandardError.print(
+                    "\(loaded.contentsURL.path): error: no entity named '\(name)' in the "
+                        + "\(loaded.modelName) model (entities: \(known.isEmpty ? "none" : known))")
             }
             throw ExitCode.validationFailure
         }
@@ -175,36 +189,41 @@ struct Generate: ParsableCommand {
         }
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         // Without proxies, their warnings do not apply.
-        let diagnostics = lightyear
+        let diagnostics =
+            lightyear
             ? generation.classDiagnostics + generation.lightyearConformances.diagnostics : generation.diagnostics
         diagnostics.forEach { StandardError.print($0.description) }
 
         // nil selects everything, including composites no entity uses.
-        let selection = write.isEmpty && exclude.isEmpty
+        let selection =
+            write.isEmpty && exclude.isEmpty
             ? nil : (write.isEmpty ? entityNames : Set(write)).subtracting(exclude)
-        let files = switch (lightyear, merged) {
-        case (true, true): [generation.lightyearMergedFile(entities: selection)]
-        case (true, false): generation.lightyearFiles(entities: selection)
-        case (false, true): [generation.mergedFile(entities: selection)]
-        case (false, false): generation.files(entities: selection)
-        }
+        let files =
+            switch (lightyear, merged) {
+            case (true, true): [generation.lightyearMergedFile(entities: selection)]
+            case (true, false): generation.lightyearFiles(entities: selection)
+            case (false, true): [generation.mergedFile(entities: selection)]
+            case (false, false): generation.files(entities: selection)
+            }
         // Conformances refer to no proxy.
         for missing in lightyear ? [] : generation.proxiesReferenced(outside: selection) {
             // In separate-file mode a proxy left out of this run may exist from an earlier one.
             if !merged, FileManager.default.fileExists(atPath: folder.appendingPathComponent(missing.fileName).path) {
                 continue
             }
-            StandardError.print("\(loaded.contentsURL.path): note: the proxies written refer to '\(missing.proxyName)' "
-                + "(entity '\(missing.entityName)'), which this run does not write; declare it elsewhere in the module "
-                + "or stop excluding '\(missing.entityName)'")
+            StandardError.print(
+                "\(loaded.contentsURL.path): note: the proxies written refer to '\(missing.proxyName)' "
+                    + "(entity '\(missing.entityName)'), which this run does not write; declare it elsewhere in the module "
+                    + "or stop excluding '\(missing.entityName)'")
         }
         // Checked before writing anything: a name too long for the file system must not fail halfway.
         let tooLong = files.filter { $0.name.utf8.count > Self.maximumFileNameBytes }
         if !tooLong.isEmpty {
             for file in tooLong {
-                StandardError.print("cdqi: error: the file name '\(file.name.prefix(60))…' is \(file.name.utf8.count) bytes, "
-                    + "over the \(Self.maximumFileNameBytes)-byte limit of file names; shorten the entity name, or exclude it "
-                    + "with --exclude; nothing was written")
+                StandardError.print(
+                    "cdqi: error: the file name '\(file.name.prefix(60))…' is \(file.name.utf8.count) bytes, "
+                        + "over the \(Self.maximumFileNameBytes)-byte limit of file names; shorten the entity name, or exclude it "
+                        + "with --exclude; nothing was written")
             }
             throw ExitCode.failure
         }

@@ -36,9 +36,11 @@ struct GenerateConfig: Equatable {
     static func read(path: String) throws(Problem) -> GenerateConfig {
         let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
         guard type == .typeRegular else {
-            throw Problem(path: path, message: type == nil
-                ? "the configuration file does not exist or cannot be read"
-                : "the configuration file is not a regular file")
+            throw Problem(
+                path: path,
+                message: type == nil
+                    ? "the configuration file does not exist or cannot be read"
+                    : "the configuration file is not a regular file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(path: path, message: "the configuration file cannot be read")

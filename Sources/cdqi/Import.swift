@@ -29,7 +29,11 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Check the document against the model and write nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp(
+            "The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.",
+            valueName: "name"))
     var modelVersion: String?
 
     func run() throws {

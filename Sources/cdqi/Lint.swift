@@ -25,7 +25,10 @@ struct Lint: ParsableCommand {
     @Argument(help: "Swift files or folders to check (folders recursively; hidden folders and .build are skipped).")
     var paths: [String]
 
-    @Option(name: .customLong("model"), help: ArgumentHelp("The model: a name (Company) or the path of a .xcdatamodeld or .xcdatamodel. Default: the one model found among the paths.", valueName: "model"))
+    @Option(
+        name: .customLong("model"),
+        help: ArgumentHelp(
+            "The model: a name (Company) or the path of a .xcdatamodeld or .xcdatamodel. Default: the one model found among the paths.", valueName: "model"))
     var model: String?
 
     @Option(name: .customLong("model-version"), help: ArgumentHelp("The model version to read. Default: the bundle's current version.", valueName: "name"))
@@ -50,14 +53,17 @@ struct Lint: ParsableCommand {
                 files.append(url)
                 continue
             }
-            guard let walker = fileManager.enumerator(
-                at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { continue }
+            guard
+                let walker = fileManager.enumerator(
+                    at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+            else { continue }
             for case let item as URL in walker {
                 if item.lastPathComponent == ".build" || ModelLocator.extensions.contains(item.pathExtension) {
                     if ModelLocator.extensions.contains(item.pathExtension) { models.append(item) }
                     walker.skipDescendants()
                 } else if item.pathExtension == "swift",
-                          (try? item.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                    (try? item.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+                {
                     files.append(item)
                 }
             }
@@ -76,10 +82,11 @@ struct Lint: ParsableCommand {
             let bundles = models.filter { $0.pathExtension == "xcdatamodeld" }
             let candidates = bundles.isEmpty ? models : bundles
             guard candidates.count == 1, let only = candidates.first else {
-                StandardError.print(candidates.isEmpty
-                    ? "cdqi lint: error: no model among the paths; name it with --model"
-                    : "cdqi lint: error: \(candidates.count) models among the paths ("
-                        + candidates.map(\.lastPathComponent).sorted().joined(separator: ", ") + "); name one with --model")
+                StandardError.print(
+                    candidates.isEmpty
+                        ? "cdqi lint: error: no model among the paths; name it with --model"
+                        : "cdqi lint: error: \(candidates.count) models among the paths ("
+                            + candidates.map(\.lastPathComponent).sorted().joined(separator: ", ") + "); name one with --model")
                 throw ExitCode.validationFailure
             }
             modelURL = only

@@ -6,9 +6,10 @@ import ArgumentParser
 /// The parser fills positional arguments in order, so the first one is required and the second optional;
 /// ``model`` and ``store`` say which is which.
 struct ModelAndStoreArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "The model's name (found under the current folder) or the path of a model. Leave it out to use the model the store carries (Z_MODELCACHE).",
-        valueName: "model"))
+    @Argument(
+        help: ArgumentHelp(
+            "The model's name (found under the current folder) or the path of a model. Leave it out to use the model the store carries (Z_MODELCACHE).",
+            valueName: "model"))
     var first: String
 
     @Argument(help: ArgumentHelp("The SQLite store file.", valueName: "store"))

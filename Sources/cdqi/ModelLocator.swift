@@ -41,7 +41,8 @@ struct ModelLocator {
         guard fileManager.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .rootMissing(root.path)
         }
-        let name = Self.extensions.contains(asPath.pathExtension)
+        let name =
+            Self.extensions.contains(asPath.pathExtension)
             ? asPath.deletingPathExtension().lastPathComponent : argument
         let wanted = Set(Self.extensions.map { "\(name).\($0)" })
         var matches: [String] = []

@@ -32,8 +32,9 @@ struct OutputWriter {
                 continue
             }
             if existing != nil && !force {
-                StandardError.print("\(url.path): note: not overwritten because the file exists and differs; "
-                    + "pass --force to overwrite it")
+                StandardError.print(
+                    "\(url.path): note: not overwritten because the file exists and differs; "
+                        + "pass --force to overwrite it")
                 if dryRun { print("would skip \(url.path)") }
                 continue
             }

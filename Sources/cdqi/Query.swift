@@ -28,7 +28,9 @@ struct Query: ParsableCommand {
     var entity: String
 
     // .unconditional: a predicate may start with '-' ("-salary > 1"), which would otherwise be read as an option.
-    @Option(name: .customLong("where"), parsing: .unconditional, help: ArgumentHelp("A predicate in NSPredicate format (\"salary > 50000 AND lastName BEGINSWITH 'S'\").", valueName: "format"))
+    @Option(
+        name: .customLong("where"), parsing: .unconditional,
+        help: ArgumentHelp("A predicate in NSPredicate format (\"salary > 50000 AND lastName BEGINSWITH 'S'\").", valueName: "format"))
     var predicate: String?
 
     @Option(help: ArgumentHelp("A sort key, KEY or KEY:desc (repeatable; the first is the main key).", valueName: "key[:desc]"))
@@ -53,10 +55,17 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: table, json or csv.", valueName: "format"))
     var format: ResultFormat = .table
 
-    @Option(name: .customLong("model-version"), help: ArgumentHelp("The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.", valueName: "name"))
+    @Option(
+        name: .customLong("model-version"),
+        help: ArgumentHelp(
+            "The version of the model bundle to use. Default: the version whose entity version hashes match the store's, else the bundle's current version.",
+            valueName: "name"))
     var modelVersion: String?
 
-    @Flag(help: "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows.")
+    @Flag(
+        help:
+            "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows."
+    )
     var explain = false
 
     func validate() throws {

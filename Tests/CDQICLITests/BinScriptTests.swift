@@ -52,7 +52,9 @@ import Testing
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return (
+            process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        )
     }
 }

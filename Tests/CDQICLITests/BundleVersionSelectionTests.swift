@@ -11,10 +11,12 @@ import Testing
     private func libraryStore() throws -> (folder: TemporaryFolder, store: String) {
         let folder = try TemporaryFolder()
         let document = folder.url.appendingPathComponent("seed.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"Shelf": [{"_id": "f", "name": "Fiction"}],
              "Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z", "shelf": "f"}]}
-            """#.utf8).write(to: document)
+            """#.utf8
+        ).write(to: document)
         let store = folder.url.appendingPathComponent("library.sqlite").path
         let output = try CommandRunner.run(["import", Self.bundle, store, document.path, "--model-version", "Library"])
         #expect(output.status == 0, "\(output.standardError)")

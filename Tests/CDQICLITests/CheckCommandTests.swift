@@ -44,7 +44,8 @@ import Testing
     func bookkeepingProblems() throws {
         let (folder, store) = try developersStore()
         _ = folder
-        try execute("""
+        try execute(
+            """
             UPDATE ZPROJECT SET ZLEAD = 7 WHERE Z_PK = 1;
             INSERT INTO Z_1LANGUAGES (Z_1DEVELOPERS, Z_2LANGUAGES) VALUES (9, 1);
             INSERT INTO Z_1LANGUAGES (Z_1DEVELOPERS, Z_2LANGUAGES) VALUES (2, 5);
@@ -54,24 +55,26 @@ import Testing
         let output = try CommandRunner.run(["check", store, Self.developersModel])
         #expect(output.status == 1)
         // Tables: ZDEVELOPER (1), ZLANGUAGE (2), ZPROJECT (3); Z_1LANGUAGES joins Developer.languages.
-        #expect(output.standardOutput == """
-            \(store): 5 problems
-              - ZLANGUAGE row Z_PK 1 has Z_ENT 999, which is no entity of the model
-              - Z_PRIMARYKEY.Z_MAX of Developer (Z_ENT 1) is 1, below the largest Z_PK 2 of ZDEVELOPER: new objects would reuse keys
-              - Project Z_PK 1: lead (ZPROJECT.ZLEAD) names Developer Z_PK 7, which ZDEVELOPER does not have
-              - join table Z_1LANGUAGES (Developer.languages): Z_1DEVELOPERS names Developer Z_PK 9, which ZDEVELOPER does not have
-              - join table Z_1LANGUAGES (Developer.languages): Z_2LANGUAGES names Language Z_PK 5, which ZLANGUAGE does not have
+        #expect(
+            output.standardOutput == """
+                \(store): 5 problems
+                  - ZLANGUAGE row Z_PK 1 has Z_ENT 999, which is no entity of the model
+                  - Z_PRIMARYKEY.Z_MAX of Developer (Z_ENT 1) is 1, below the largest Z_PK 2 of ZDEVELOPER: new objects would reuse keys
+                  - Project Z_PK 1: lead (ZPROJECT.ZLEAD) names Developer Z_PK 7, which ZDEVELOPER does not have
+                  - join table Z_1LANGUAGES (Developer.languages): Z_1DEVELOPERS names Developer Z_PK 9, which ZDEVELOPER does not have
+                  - join table Z_1LANGUAGES (Developer.languages): Z_2LANGUAGES names Language Z_PK 5, which ZLANGUAGE does not have
 
-            """)
+                """)
         // Without the model, only what needs none: Z_ENT (against Z_PRIMARYKEY) and Z_MAX.
         let withoutModel = try CommandRunner.run(["check", store])
         #expect(withoutModel.status == 1)
-        #expect(withoutModel.standardOutput == """
-            \(store): 2 problems
-              - ZLANGUAGE row Z_PK 1 has Z_ENT 999, which is no entity of the store
-              - Z_PRIMARYKEY.Z_MAX of Developer (Z_ENT 1) is 1, below the largest Z_PK 2 of ZDEVELOPER: new objects would reuse keys
+        #expect(
+            withoutModel.standardOutput == """
+                \(store): 2 problems
+                  - ZLANGUAGE row Z_PK 1 has Z_ENT 999, which is no entity of the store
+                  - Z_PRIMARYKEY.Z_MAX of Developer (Z_ENT 1) is 1, below the largest Z_PK 2 of ZDEVELOPER: new objects would reuse keys
 
-            """)
+                """)
     }
 
     /// A Company store of 400 Employees with long names (several pages of ZEMPLOYEE), closed.

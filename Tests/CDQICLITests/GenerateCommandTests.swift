@@ -10,10 +10,11 @@ import Testing
         #expect(output.status == 0)
         // Department and Employee have codeGenerationType="class": their classes and the model that
         // registers them are written too; TestEntity is manual.
-        #expect(folder.files(in: "App/Model") == [
-            "Company.xcdatamodeld", "CompanyModel.swift", "Department.swift", "DepartmentAttribute.swift", "Employee.swift",
-            "EmployeeAttribute.swift", "TestEntityAttribute.swift",
-        ])
+        #expect(
+            folder.files(in: "App/Model") == [
+                "Company.xcdatamodeld", "CompanyModel.swift", "Department.swift", "DepartmentAttribute.swift", "Employee.swift",
+                "EmployeeAttribute.swift", "TestEntityAttribute.swift",
+            ])
         #expect(output.standardOutput.split(separator: "\n").map { $0.hasPrefix("wrote ") } == Array(repeating: true, count: 6))
         let employeeClass = try #require(folder.contents("App/Model/Employee.swift"))
         #expect(employeeClass.contains("\nimport CDQIStore\n"))
@@ -25,9 +26,11 @@ import Testing
         // One warning, compiler-style, for the untyped transient attribute.
         let warnings = output.standardError.split(separator: "\n")
         #expect(warnings.count == 1)
-        #expect(warnings.first?.hasSuffix("Company.xcdatamodel/contents:29: warning: attribute 'scratch' of entity 'TestEntity' "
-            + "has no type (Undefined, as Xcode allows for transient attributes); no proxy property is generated because "
-            + "there is no value type to compare. Give it a type in the model to query it") == true)
+        #expect(
+            warnings.first?.hasSuffix(
+                "Company.xcdatamodel/contents:29: warning: attribute 'scratch' of entity 'TestEntity' "
+                    + "has no type (Undefined, as Xcode allows for transient attributes); no proxy property is generated because "
+                    + "there is no value type to compare. Give it a type in the model to query it") == true)
     }
 
     @Test func swormWritesOneFileOfStructsAndTheModel() throws {
@@ -43,8 +46,10 @@ import Testing
         #expect(file.contains("\nextension Employee: ManagedObjectConvertible {\n    static let entityName = \"Employee\"\n"))
         #expect(file.contains("\n        let department = ToOneRelation<Department>(\"department\")\n"))
         // The Transformable attribute is left out, with a warning at its line.
-        #expect(output.standardError.hasSuffix("Company.xcdatamodel/contents:31: warning: attribute 'transformable' of entity "
-            + "'TestEntity' is Transformable, which Sworm cannot map; its struct leaves it out\n"))
+        #expect(
+            output.standardError.hasSuffix(
+                "Company.xcdatamodel/contents:31: warning: attribute 'transformable' of entity "
+                    + "'TestEntity' is Transformable, which Sworm cannot map; its struct leaves it out\n"))
     }
 
     @Test func existingFilesAreKeptUnlessForced() throws {
@@ -71,10 +76,11 @@ import Testing
         try folder.copyFixture("Developers.xcdatamodeld")
         let output = try CommandRunner.run(["Developers", "--objects", "-o", "Out"], in: folder.url)
         #expect(output.status == 0)
-        #expect(folder.files(in: "Out") == [
-            "Developer.swift", "DeveloperAttribute.swift", "DevelopersModel.swift", "Language.swift", "LanguageAttribute.swift",
-            "Project.swift", "ProjectAttribute.swift",
-        ])
+        #expect(
+            folder.files(in: "Out") == [
+                "Developer.swift", "DeveloperAttribute.swift", "DevelopersModel.swift", "Language.swift", "LanguageAttribute.swift",
+                "Project.swift", "ProjectAttribute.swift",
+            ])
         // Project.lead is a to-one to Developer, Project.members a to-many (attributes: deadline 0, name 1;
         // relationships: lead 0, members 1).
         let project = try #require(folder.contents("Out/Project.swift"))
@@ -86,8 +92,9 @@ import Testing
         let merged = try CommandRunner.run(["Developers", "--objects", "-m", "-o", "Merged"], in: folder.url)
         #expect(merged.status == 0)
         #expect(folder.files(in: "Merged") == ["Developers+CDQI.swift"])
-        #expect(folder.contents("Merged/Developers+CDQI.swift")?.contains(
-            "import CDQIModel\nimport CDQIStore\nimport CoreDataQueryInterface\nimport Foundation\n") == true)
+        #expect(
+            folder.contents("Merged/Developers+CDQI.swift")?.contains(
+                "import CDQIModel\nimport CDQIStore\nimport CoreDataQueryInterface\nimport Foundation\n") == true)
     }
 
     @Test func dryRunListsAndWritesNothing() throws {
@@ -96,13 +103,14 @@ import Testing
         let output = try CommandRunner.run(["Developers", "--dry-run", "-o", "Generated"], in: folder.url)
         #expect(output.status == 0)
         let out = folder.url.appendingPathComponent("Generated").path
-        #expect(output.standardOutput == """
-            would write \(out)/DeveloperAttribute.swift
-            would write \(out)/LanguageAttribute.swift
-            would write \(out)/ProjectAttribute.swift
-            would write \(out)/DevelopersModel.swift
+        #expect(
+            output.standardOutput == """
+                would write \(out)/DeveloperAttribute.swift
+                would write \(out)/LanguageAttribute.swift
+                would write \(out)/ProjectAttribute.swift
+                would write \(out)/DevelopersModel.swift
 
-            """)
+                """)
         #expect(folder.files() == ["Developers.xcdatamodeld"])
     }
 
@@ -123,8 +131,10 @@ import Testing
         // …and the run says so, once per missing proxy.
         let notes = output.standardError.split(separator: "\n").filter { $0.contains(": note: ") }
         #expect(notes.count == 2)
-        #expect(notes.first?.hasSuffix("note: the proxies written refer to 'ShelfProxy' (entity 'Shelf'), which this run "
-            + "does not write; declare it elsewhere in the module or stop excluding 'Shelf'") == true)
+        #expect(
+            notes.first?.hasSuffix(
+                "note: the proxies written refer to 'ShelfProxy' (entity 'Shelf'), which this run "
+                    + "does not write; declare it elsewhere in the module or stop excluding 'Shelf'") == true)
         #expect(notes.last?.contains("'TagProxy' (entity 'Tag')") == true)
     }
 

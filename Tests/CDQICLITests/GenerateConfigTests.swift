@@ -87,8 +87,9 @@ import Testing
         let folder = try TemporaryFolder()
         try folder.copyFixture("Developers.xcdatamodeld", into: "App")
         // The target declares Developer (and mentions Language only as a property type).
-        _ = try write("import CDQIStore\n\nfinal class Developer: ManagedObject {\n    var favourite: Language? { nil }\n}\n",
-                      to: "App/Developer.swift", in: folder)
+        _ = try write(
+            "import CDQIStore\n\nfinal class Developer: ManagedObject {\n    var favourite: Language? { nil }\n}\n",
+            to: "App/Developer.swift", in: folder)
         let output = try CommandRunner.run(["Developers", "--classes-in", "App", "-m", "-o", "Out"], in: folder.url)
         #expect(output.status == 0, "\(output.standardError)")
         let text = try #require(folder.contents("Out/Developers+CDQI.swift"))
@@ -109,10 +110,10 @@ import Testing
         let version = folder.url.appendingPathComponent("Empty.xcdatamodeld/Empty.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
         try """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="23507" systemVersion="24G84" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-            </model>
-            """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="23507" systemVersion="24G84" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+        </model>
+        """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let output = try CommandRunner.run(["Empty", "-o", "Out"], in: folder.url)
         #expect(output.status == 0)
         #expect(output.standardError.contains("Empty.xcdatamodel/contents: warning: the model has no entities"))

@@ -12,26 +12,31 @@ import Testing
         #expect(output.standardError.isEmpty)
         // Department and Employee have code generation `class`: their classes and the model are written
         // as without --lightyear; TestEntity (manual) gets its conformance only.
-        #expect(folder.files(in: "Out") == [
-            "CompanyModel.swift", "Department+Queryable.swift", "Department.swift", "Employee+Queryable.swift",
-            "Employee.swift", "TestEntity+Queryable.swift",
-        ])
+        #expect(
+            folder.files(in: "Out") == [
+                "CompanyModel.swift", "Department+Queryable.swift", "Department.swift", "Employee+Queryable.swift",
+                "Employee.swift", "TestEntity+Queryable.swift",
+            ])
         let employee = try #require(folder.contents("Out/Employee+Queryable.swift"))
-        #expect(employee.hasSuffix("""
-            import Query
+        #expect(
+            employee.hasSuffix(
+                """
+                import Query
 
-            nonisolated extension Employee: Queryable {
-                enum Attribute {
-                    case firstName, hireDate, lastName, nickName, salary
+                nonisolated extension Employee: Queryable {
+                    enum Attribute {
+                        case firstName, hireDate, lastName, nickName, salary
+                    }
                 }
-            }
 
-            """))
+                """))
         // The transient, untyped `scratch` is no case.
         let testEntity = try #require(folder.contents("Out/TestEntity+Queryable.swift"))
         #expect(!testEntity.contains("scratch"))
-        #expect(testEntity.contains("case binary, boolean, date, decimal, double, float, integer16, integer32, integer64, string, "
-            + "transformable, uri, uuid\n"))
+        #expect(
+            testEntity.contains(
+                "case binary, boolean, date, decimal, double, float, integer16, integer32, integer64, string, "
+                    + "transformable, uri, uuid\n"))
     }
 
     @Test func mergedWritesOneFile() throws {

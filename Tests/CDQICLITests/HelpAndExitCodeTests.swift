@@ -49,8 +49,9 @@ import Testing
         #expect(output.status == 64)
         let lines = output.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines[0].hasSuffix(
-            "Company.xcdatamodel/contents: error: no entity named 'Ghost' in the Company model (entities: Department, Employee, TestEntity)"))
+        #expect(
+            lines[0].hasSuffix(
+                "Company.xcdatamodel/contents: error: no entity named 'Ghost' in the Company model (entities: Department, Employee, TestEntity)"))
         #expect(lines[1].contains("error: no entity named 'Nobody'"))
         #expect(folder.files() == ["Company.xcdatamodeld"])
     }

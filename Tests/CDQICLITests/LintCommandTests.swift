@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func errorsAndWarningsPrintAsCompilersPrintThemAndExit1() throws {
-        let folder = try project("""
+        let folder = try project(
+            """
             func f(_ context: ManagedObjectContext) throws {
                 _ = try context.from(Employee.self).filter("salry > %@", 5).all()
                 _ = try context.from(Employee.self).filter("salary == %@", "x").all()
@@ -29,7 +30,8 @@ import Testing
     }
 
     @Test func warningsAloneExit0() throws {
-        let folder = try project("""
+        let folder = try project(
+            """
             let q = Query<Employee, Employee>().filter("hireDate > 3")
             """)
         let output = try CommandRunner.run(["lint", "App"], in: folder.url)

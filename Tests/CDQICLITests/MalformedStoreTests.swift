@@ -78,9 +78,11 @@ import Testing
         Mutant(name: "page 10 zeroed", change: .bytes(zeroPage(10))),
         Mutant(name: "page 15 zeroed", change: .bytes(zeroPage(15))),
         Mutant(name: "page 20 zeroed", change: .bytes(zeroPage(20))),
-        Mutant(name: "every page after the first zeroed", change: .bytes { bytes in
-            bytes.enumerated().map { $0.offset < pageSize ? $0.element : 0 }
-        }),
+        Mutant(
+            name: "every page after the first zeroed",
+            change: .bytes { bytes in
+                bytes.enumerated().map { $0.offset < pageSize ? $0.element : 0 }
+            }),
         // Bad headers.
         Mutant(name: "magic string changed", change: .bytes(setBytes(0, Array("SQLite format 9\0".utf8)))),
         Mutant(name: "page size 0", change: .bytes(setBytes(16, [0, 0]))),
@@ -109,9 +111,12 @@ import Testing
         Mutant(name: "Z_PLIST NULL", change: .sql("UPDATE Z_METADATA SET Z_PLIST = NULL")),
         Mutant(name: "Z_PLIST truncated", change: .sql("UPDATE Z_METADATA SET Z_PLIST = substr(Z_PLIST, 1, length(Z_PLIST) / 2)")),
         Mutant(name: "Z_PLIST text, not a plist", change: .sql("UPDATE Z_METADATA SET Z_PLIST = 'hello'")),
-        Mutant(name: "Z_PLIST an XML plist of the wrong shape", change: .sql("""
-            UPDATE Z_METADATA SET Z_PLIST = CAST('<?xml version="1.0"?><plist version="1.0"><array><string>x</string></array></plist>' AS BLOB)
-            """)),
+        Mutant(
+            name: "Z_PLIST an XML plist of the wrong shape",
+            change: .sql(
+                """
+                UPDATE Z_METADATA SET Z_PLIST = CAST('<?xml version="1.0"?><plist version="1.0"><array><string>x</string></array></plist>' AS BLOB)
+                """)),
         Mutant(name: "Z_UUID NULL", change: .sql("UPDATE Z_METADATA SET Z_UUID = NULL")),
         Mutant(name: "Z_METADATA dropped", change: .sql("DROP TABLE Z_METADATA")),
         // Bookkeeping and tables.
@@ -261,7 +266,8 @@ import Testing
                 Issue.record("\(mutant): context threw an untyped error: \(error)")
             }
         }
-        print("malformed stores: \(Self.mutants.count) mutants; read by query and export: \(outcomes["read"] ?? 0); "
-            + "import refused: \(outcomes["import refused"] ?? 0); context saved: \(outcomes["context saved"] ?? 0)")
+        print(
+            "malformed stores: \(Self.mutants.count) mutants; read by query and export: \(outcomes["read"] ?? 0); "
+                + "import refused: \(outcomes["import refused"] ?? 0); context saved: \(outcomes["context saved"] ?? 0)")
     }
 }

@@ -9,10 +9,12 @@ import Testing
     private func version1Store() throws -> (folder: TemporaryFolder, store: String) {
         let folder = try TemporaryFolder()
         let document = folder.url.appendingPathComponent("seed.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"Shelf": [{"_id": "f", "name": "Fiction"}],
              "Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z", "shelf": "f"}]}
-            """#.utf8).write(to: document)
+            """#.utf8
+        ).write(to: document)
         let store = folder.url.appendingPathComponent("library.sqlite").path
         let output = try CommandRunner.run(["import", Self.bundle, store, document.path, "--model-version", "Library"])
         #expect(output.status == 0, "\(output.standardError)")
@@ -85,14 +87,15 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let output = try CommandRunner.run(["migrate", bundle.path, store, "--to", "B"])
         #expect(output.status == 1)
-        #expect(output.standardOutput == """
-            migrate \(store)
-              from: 'A'
-              to:   'B'
-            1 change(s):
-              - change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)
+        #expect(
+            output.standardOutput == """
+                migrate \(store)
+                  from: 'A'
+                  to:   'B'
+                1 change(s):
+                  - change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)
 
-            """)
+                """)
         #expect(output.standardError == "cdqi: error: cannot migrate: 1 change(s) need a mapping model; nothing was written\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }

@@ -44,8 +44,9 @@ import Testing
         _ = folder
         let output = try CommandRunner.run(["query", model, store, "--entity", "Employee", "--where", #"salary == "120000""#])
         #expect(output.status == 0)
-        #expect(output.standardError.hasPrefix(
-            #"cdqi: warning: 'salary == "120000"' compares 'salary' (Integer 32, a number) with a string"#))
+        #expect(
+            output.standardError.hasPrefix(
+                #"cdqi: warning: 'salary == "120000"' compares 'salary' (Integer 32, a number) with a string"#))
         #expect(output.standardOutput.hasSuffix("(0 rows)\n"))
     }
 

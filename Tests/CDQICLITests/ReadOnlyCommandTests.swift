@@ -1,7 +1,8 @@
-@testable import CDQIModel
 import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIModel
 
 /// `cdqi query` and `cdqi export` only read a store: the SHA-256 of the main file and of each sidecar
 /// is the same before and after a successful query, a refused one and an export, on a WAL store left

@@ -20,8 +20,9 @@ import Testing
             for link in links where !link.hasPrefix("http") && !link.hasPrefix("#") {
                 let path = String(link.split(separator: "#", maxSplits: 1).first ?? "")
                 let target = folder.appendingPathComponent(path).standardizedFileURL
-                #expect(!path.hasPrefix("../") || target.path.hasPrefix(root.standardizedFileURL.path + "/"),
-                        "\(document): '\(link)' leaves the package")
+                #expect(
+                    !path.hasPrefix("../") || target.path.hasPrefix(root.standardizedFileURL.path + "/"),
+                    "\(document): '\(link)' leaves the package")
                 #expect(FileManager.default.fileExists(atPath: target.path), "\(document): '\(link)' does not exist")
             }
         }

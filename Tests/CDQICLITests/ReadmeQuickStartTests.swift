@@ -44,29 +44,29 @@ struct ReadmeQuickStartTests {
             to: sources.appendingPathComponent("Developers.xcdatamodeld"))
         try #"{"objects": "all"}"#.write(to: sources.appendingPathComponent("cdqi.json"), atomically: true, encoding: .utf8)
         try """
-            import CDQIStore
-            import CoreDataQueryInterface
+        import CDQIStore
+        import CoreDataQueryInterface
 
-            let container = try PersistentContainer(model: DevelopersModel.self, url: nil)
-            let context = container.viewContext
-            let swift = try context.insert(Language.self)
-            swift.name = "Swift"
-            let rust = try context.insert(Language.self)
-            rust.name = "Rust"
-            for (first, last, languages) in [("Ann", "Lee", [swift]), ("Bob", "Ray", [rust]), ("Cy", "Ode", [swift, rust])] {
-                let developer = try context.insert(Developer.self)
-                developer.firstName = first
-                developer.lastName = last
-                developer.addToLanguages(Set(languages))
-            }
-            try context.save()
-            let names = try context.from(Developer.self)
-                .filter { any($0.languages.name == "Swift") }
-                .order { $0.lastName }
-                .array { $0.firstName }
-            print(names.compactMap { $0 }.joined(separator: ", "))
+        let container = try PersistentContainer(model: DevelopersModel.self, url: nil)
+        let context = container.viewContext
+        let swift = try context.insert(Language.self)
+        swift.name = "Swift"
+        let rust = try context.insert(Language.self)
+        rust.name = "Rust"
+        for (first, last, languages) in [("Ann", "Lee", [swift]), ("Bob", "Ray", [rust]), ("Cy", "Ode", [swift, rust])] {
+            let developer = try context.insert(Developer.self)
+            developer.firstName = first
+            developer.lastName = last
+            developer.addToLanguages(Set(languages))
+        }
+        try context.save()
+        let names = try context.from(Developer.self)
+            .filter { any($0.languages.name == "Swift") }
+            .order { $0.lastName }
+            .array { $0.firstName }
+        print(names.compactMap { $0 }.joined(separator: ", "))
 
-            """.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        """.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
 
         let build = try Self.run(["swift", "build"], in: package)
         #expect(build.status == 0, "the README's manifest did not build:\n\(build.output.suffix(4000))")

@@ -31,13 +31,14 @@ import Testing
         let output = try CommandRunner.run(["query", model, store, "--entity", "Employee", "--order", "lastName"])
         #expect(output.status == 0, "\(output.standardError)")
         // Column widths: _id 10, firstName 9, hireDate 22, lastName 8, nickName 8, salary 6, department 12.
-        #expect(output.standardOutput == """
-            _id         firstName  hireDate                lastName  nickName  salary  department
-            ----------  ---------  ----------------------  --------  --------  ------  ------------
-            Employee/2  Bob        NULL                    Ames      Bobby     50000   Department/1
-            Employee/1  Ann        2020-02-29T12:00:00.5Z  Lee       NULL      120000  Department/2
+        #expect(
+            output.standardOutput == """
+                _id         firstName  hireDate                lastName  nickName  salary  department
+                ----------  ---------  ----------------------  --------  --------  ------  ------------
+                Employee/2  Bob        NULL                    Ames      Bobby     50000   Department/1
+                Employee/1  Ann        2020-02-29T12:00:00.5Z  Lee       NULL      120000  Department/2
 
-            """)
+                """)
         #expect(output.standardError.isEmpty)
     }
 
@@ -123,20 +124,21 @@ import Testing
         let (folder, model, store) = try seededStore()
         let export = try CommandRunner.run(["export", model, store])
         #expect(export.status == 0, "\(export.standardError)")
-        #expect(export.standardOutput == #"""
-            {
-              "Department": [
-                {"_id": "Department/1", "budget": null, "name": "Sales", "employees": ["Employee/2"]},
-                {"_id": "Department/2", "budget": null, "name": "R&D, \"Labs\"", "employees": ["Employee/1"]}
-              ],
-              "Employee": [
-                {"_id": "Employee/1", "firstName": "Ann", "hireDate": "2020-02-29T12:00:00.5Z", "lastName": "Lee", "nickName": null, "salary": 120000, "department": "Department/2"},
-                {"_id": "Employee/2", "firstName": "Bob", "hireDate": null, "lastName": "Ames", "nickName": "Bobby", "salary": 50000, "department": "Department/1"}
-              ],
-              "TestEntity": []
-            }
+        #expect(
+            export.standardOutput == #"""
+                {
+                  "Department": [
+                    {"_id": "Department/1", "budget": null, "name": "Sales", "employees": ["Employee/2"]},
+                    {"_id": "Department/2", "budget": null, "name": "R&D, \"Labs\"", "employees": ["Employee/1"]}
+                  ],
+                  "Employee": [
+                    {"_id": "Employee/1", "firstName": "Ann", "hireDate": "2020-02-29T12:00:00.5Z", "lastName": "Lee", "nickName": null, "salary": 120000, "department": "Department/2"},
+                    {"_id": "Employee/2", "firstName": "Bob", "hireDate": null, "lastName": "Ames", "nickName": "Bobby", "salary": 50000, "department": "Department/1"}
+                  ],
+                  "TestEntity": []
+                }
 
-            """#)
+                """#)
         let exported = folder.url.appendingPathComponent("export.json").path
         let written = try CommandRunner.run(["export", model, store, "-o", exported])
         #expect(written.status == 0)
@@ -156,11 +158,12 @@ import Testing
         let output = try CommandRunner.run(["import", model, store, bad.path])
         #expect(output.status == 1)
         #expect(output.standardOutput.isEmpty)
-        #expect(output.standardError == """
-            cdqi: error: \(bad.path): the document does not fit the model (1 problem; nothing was imported):
-              - Employee "x", key 'department': no object in the document has the _id "nowhere"
+        #expect(
+            output.standardError == """
+                cdqi: error: \(bad.path): the document does not fit the model (1 problem; nothing was imported):
+                  - Employee "x", key 'department': no object in the document has the _id "nowhere"
 
-            """)
+                """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         let count = try CommandRunner.run(["query", model, store, "--entity", "Employee", "--count"])
         #expect(count.standardOutput == "2\n")

@@ -10,10 +10,12 @@ import Testing
     private func store() throws -> (TemporaryFolder, String) {
         let folder = try TemporaryFolder()
         let document = folder.url.appendingPathComponent("seed.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"Employee": [{"_id": "a", "firstName": "Ann", "lastName": "Lee", "salary": 120000},
                           {"_id": "b", "firstName": "Bob", "lastName": "Ames", "salary": 50000}]}
-            """#.utf8).write(to: document)
+            """#.utf8
+        ).write(to: document)
         let store = folder.url.appendingPathComponent("s.sqlite").path
         let output = try CommandRunner.run(["import", Self.model, store, document.path])
         #expect(output.status == 0, "\(output.standardError)")
@@ -61,7 +63,8 @@ import Testing
         let long = "E" + String(repeating: "x", count: 299)
         let contents = folder.url.appendingPathComponent("Long.xcdatamodeld/Long.xcdatamodel/contents")
         try FileManager.default.createDirectory(at: contents.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Alpha" representedClassName="Alpha" syncable="YES" codeGenerationType="class">
@@ -71,7 +74,8 @@ import Testing
                     <attribute name="b" optional="YES" attributeType="String"/>
                 </entity>
             </model>
-            """.utf8).write(to: contents)
+            """.utf8
+        ).write(to: contents)
         let output = try CommandRunner.run(["Long", "-o", "Out"], in: folder.url)
         #expect(output.status == 1)
         // "E" + 299 "x" + "Attribute.swift" = 315 bytes; the class file "E…x.swift" 306.

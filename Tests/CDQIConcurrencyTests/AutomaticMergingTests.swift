@@ -93,11 +93,11 @@ struct AutomaticMergingTests {
         let follower = container.newContext()
         follower.automaticallyMergesChangesFromParent = true
         let bob = try employee("Bob", in: follower)
-        try bob.setValue("Smyth", forKey: "lastName")   // unsaved
+        try bob.setValue("Smyth", forKey: "lastName")  // unsaved
 
         let writer = container.newContext()
         try employee("Bob", in: writer).setValue(Int32(99_000), forKey: "salary")
-        try writer.save()   // Bob's row: version 2
+        try writer.save()  // Bob's row: version 2
 
         _ = try follower.count(for: FetchRequest(entityName: "Employee"))
         // Not refreshed: the edit and the values read at version 1 stay.
@@ -149,7 +149,7 @@ struct AutomaticMergingTests {
         try ann.setValue(Int32(121_000), forKey: "salary")
         try context.save()
         _ = try context.count(for: FetchRequest(entityName: "Employee"))
-        #expect(!ann.isFault)   // its own save is not posted to it
+        #expect(!ann.isFault)  // its own save is not posted to it
 
         let writer = container.newContext()
         try employee("Ann", in: writer).setValue(Int32(122_000), forKey: "salary")

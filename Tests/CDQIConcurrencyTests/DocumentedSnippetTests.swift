@@ -31,8 +31,9 @@ import Testing
         let compiled = try String(
             contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/ReadmeConcurrencySnippets.swift"), encoding: .utf8)
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## Concurrency\n").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+        let section = try #require(
+            readme.components(separatedBy: "\n## Concurrency\n").dropFirst().first?
+                .components(separatedBy: "\n## ").first)
         let article = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/Concurrency.md"),
             encoding: .utf8)
@@ -49,8 +50,9 @@ import Testing
         let article = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/WatchingChanges.md"),
             encoding: .utf8)
-        let section = try #require(article.components(separatedBy: "\n## Live queries\n").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+        let section = try #require(
+            article.components(separatedBy: "\n## Live queries\n").dropFirst().first?
+                .components(separatedBy: "\n## ").first)
         let blocks = swiftBlocks(section)
         #expect(blocks.count >= 2)
         for block in blocks {
@@ -64,8 +66,9 @@ import Testing
         let article = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md"),
             encoding: .utf8)
-        let section = try #require(article.components(separatedBy: "\n## From a typed query\n").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+        let section = try #require(
+            article.components(separatedBy: "\n## From a typed query\n").dropFirst().first?
+                .components(separatedBy: "\n## ").first)
         let blocks = swiftBlocks(section)
         #expect(blocks.count == 1)
         for block in blocks {

@@ -64,8 +64,9 @@ struct IsolationShapeTests {
         #expect(try await employees.filter { $0.salary > 100_000 }.exists(in: container) == true)
         let byName = employees.order { $0.firstName }
         #expect(try await byName.array(in: container) { $0.lastName } == ["Lee", "Smith", "Ray", "Wu", "Kim"])
-        #expect(try await byName.array(in: container, "department.name").map { $0 as? String }
-            == ["Engineering", "Engineering", "Sales", "Sales", nil])
+        #expect(
+            try await byName.array(in: container, "department.name").map { $0 as? String }
+                == ["Engineering", "Engineering", "Sales", "Sales", nil])
         #expect(try await byName.value(in: container, "lastName") as? String == "Lee")
         #expect(try await employees.filter { $0.department.name == "Sales" }.value(in: container) { $0.salary.cdqiSum() } == 134_000)
         let first = try await byName.ids().first(in: container)
@@ -76,7 +77,7 @@ struct IsolationShapeTests {
         let dictionaries = try await Query.from(Department.self).order { $0.name }.select("name", "budget").dictionaries(in: container)
         #expect(dictionaries.map { $0["name"] as? String } == ["Engineering", "Legal", "Sales"])
         #expect(dictionaries.map { $0["budget"] as? Decimal } == [500_000, nil, 200_000])
-        #expect(dictionaries[1].count == 1)   // NULL budget: no key
+        #expect(dictionaries[1].count == 1)  // NULL budget: no key
     }
 
     @Test("a query's error crosses the task as a typed QueryError")

@@ -1,8 +1,9 @@
 import CDQIPredicate
-@testable import CDQIStore
-@testable import CoreDataQueryInterface
 import Foundation
 import Testing
+
+@testable import CDQIStore
+@testable import CoreDataQueryInterface
 
 /// Live queries (`Query.changes(in:)`, `countChanges(in:)`) over the fixture's five employees:
 /// Ann 120000, Bob 95000, Cleo 70000, Dan 64000, Eve 52000 (see `ConcurrencyFixture`). Every expected
@@ -76,9 +77,10 @@ import Testing
 
         // Batch update: Eve's salary × 3 = 156000, above Ann's 120000: she enters last.
         try await container.performBackgroundTask { context in
-            _ = try context.execute(BatchUpdateRequest(
-                entityName: "Employee", predicate: try PredicatePrimitives.firstName("Eve"),
-                propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary * 3"))]))
+            _ = try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Employee", predicate: try PredicatePrimitives.firstName("Eve"),
+                    propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary * 3"))]))
         }
         let tripled = try #require(try await iterator.next())
         #expect(tripled.results == ["Cleo", "Fay", "Dan", "Ann", "Eve"])
@@ -88,8 +90,10 @@ import Testing
 
         // Batch delete of Sales: Cleo and Dan (Fay has no department, Ann none in Sales).
         try await container.performBackgroundTask { context in
-            _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(
-                entityName: "Employee", predicate: try PredicateNode(format: "department.name == %@", "Sales"))))
+            _ = try context.execute(
+                BatchDeleteRequest(
+                    fetchRequest: FetchRequest(
+                        entityName: "Employee", predicate: try PredicateNode(format: "department.name == %@", "Sales"))))
         }
         let closed = try #require(try await iterator.next())
         #expect(closed.results == ["Fay", "Ann", "Eve"])
@@ -126,9 +130,10 @@ import Testing
 
         // A batch update of Bob's last name: Bob (offset 0) updated.
         try await container.performBackgroundTask { context in
-            _ = try context.execute(BatchUpdateRequest(
-                entityName: "Employee", predicate: try PredicatePrimitives.firstName("Bob"),
-                propertiesToUpdate: ["lastName": .value("Smyth")]))
+            _ = try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Employee", predicate: try PredicatePrimitives.firstName("Bob"),
+                    propertiesToUpdate: ["lastName": .value("Smyth")]))
         }
         let batch = try #require(try await iterator.next())
         #expect(batch.results == hired.results && batch.updated == [0])

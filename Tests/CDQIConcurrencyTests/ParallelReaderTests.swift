@@ -1,7 +1,8 @@
-@testable import CDQIStore
 import CoreDataQueryInterface
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The read connections of a store file: reads of different contexts at the same time, reads while a
 /// save is in progress (seeing none of it), the reader count as an option, the in-memory store's one
@@ -73,7 +74,7 @@ struct ParallelReaderTests {
         let save = Self.halfDoneSave(container.coordinator, inserted: inserted, release: release)
         #expect(inserted.wait(timeout: .now() + 10) == .success)
         let read = ThreadResult { try container.newContext().count(for: Self.employees) }
-        #expect(read.wait(seconds: 0.5) == nil)   // still waiting for the writer
+        #expect(read.wait(seconds: 0.5) == nil)  // still waiting for the writer
         release.signal()
         #expect(try save.wait(seconds: 10)?.get() != nil)
         #expect(try read.wait(seconds: 10)?.get() == 7)
@@ -201,7 +202,7 @@ final class ThreadResult<T: Sendable>: @unchecked Sendable {
     func wait(seconds: Double) -> Result<T, any Error>? {
         if let finished = lock.withLock({ result }) { return finished }
         guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        done.signal()   // later waits return at once
+        done.signal()  // later waits return at once
         return lock.withLock { result }
     }
 }

@@ -34,8 +34,9 @@ import Testing
     }
 
     @Test func publicOptionMakesEveryDeclarationPublic() {
-        let result = generate([makeEntity("Employee", className: "EmployeeMO", attributes: [("age", .integer16)])],
-                              options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 3))
+        let result = generate(
+            [makeEntity("Employee", className: "EmployeeMO", attributes: [("age", .integer16)])],
+            options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 3))
         let expected = """
             public nonisolated final class EmployeeProxy: EntityAttribute, Subqueryable {
                public private(set) lazy var age = Integer16Attribute(key: "age", parent: self)
@@ -92,9 +93,9 @@ import Testing
 
     @Test func renamedProxyAvoidsAnotherEntitysProxyAndClassNames() {
         let result = generate([
-            makeEntity("StringEntity"),                       // takes StringEntityAttribute first
-            makeEntity("String"),                             // StringAttribute is taken by the runtime
-            makeEntity("Foo", className: "FooAttribute"),     // its own class is named like its proxy
+            makeEntity("StringEntity"),  // takes StringEntityAttribute first
+            makeEntity("String"),  // StringAttribute is taken by the runtime
+            makeEntity("Foo", className: "FooAttribute"),  // its own class is named like its proxy
         ])
         #expect(result.proxy("StringEntity")?.proxyName == "StringEntityAttribute")
         #expect(result.proxy("String")?.proxyName == "StringEntityAttribute2")
@@ -156,7 +157,7 @@ import Testing
 
     @Test func invalidIdentifiersAreSanitisedAndKeepTheirKey() {
         let result = generate([
-            makeEntity("My Entity", className: "MyEntity", attributes: [("first-name", .string), ("2nd", .string), ("quo\"te", .string)]),
+            makeEntity("My Entity", className: "MyEntity", attributes: [("first-name", .string), ("2nd", .string), ("quo\"te", .string)])
         ])
         #expect(result.proxy("My Entity")?.proxyName == "My_EntityAttribute")
         #expect(result.source.contains("private(set) lazy var first_name = StringAttribute(key: \"first-name\", parent: self)"))
@@ -168,9 +169,13 @@ import Testing
 
     @Test func attributesWithoutAProxyTypeAreLeftOutWithTheirReason() {
         // `address` names no composite (the model has none).
-        let result = generate([makeEntity("Odd", attributes: [
-            ("scratch", .undefined), ("pointer", .objectID), ("address", .composite), ("kept", .binaryData),
-        ])])
+        let result = generate([
+            makeEntity(
+                "Odd",
+                attributes: [
+                    ("scratch", .undefined), ("pointer", .objectID), ("address", .composite), ("kept", .binaryData),
+                ])
+        ])
         #expect(result.source.contains("private(set) lazy var kept = DataAttribute(key: \"kept\", parent: self)"))
         for name in ["scratch", "pointer", "address"] { #expect(!result.source.contains("var \(name)")) }
         #expect(result.warnings(mentioning: "'scratch' of entity 'Odd' has no type (Undefined").count == 1)
@@ -188,10 +193,12 @@ import Testing
         geo.compositeName = "Point"
         var model = ManagedObjectModel(entities: [shop, makeEntity("Other")])
         model.composites = [
-            CompositeDescription(name: "Address", attributes: [
-                AttributeDescription(name: "street", type: .string), AttributeDescription(name: "zip", type: .integer32), geo,
-                AttributeDescription(name: "cdqiOops", type: .string),
-            ]),
+            CompositeDescription(
+                name: "Address",
+                attributes: [
+                    AttributeDescription(name: "street", type: .string), AttributeDescription(name: "zip", type: .integer32), geo,
+                    AttributeDescription(name: "cdqiOops", type: .string),
+                ]),
             CompositeDescription(name: "Point", attributes: [AttributeDescription(name: "x", type: .double)]),
             CompositeDescription(name: "Unused", attributes: []),
         ]
@@ -228,17 +235,19 @@ import Testing
         #expect(merged.contents.hasPrefix(expected.prefix(84)))  // the header comment
         #expect(merged.contents.contains(proxies + "\n/// The Shops model, built in code"))
         #expect(merged.entityNames == ["Shop"])
-        #expect(generation.files().map(\.name) == [
-            "ShopAttribute.swift", "OtherAttribute.swift", "AddressCompositeAttribute.swift",
-            "PointCompositeAttribute.swift", "UnusedCompositeAttribute.swift", "ShopsModel.swift",
-        ])
+        #expect(
+            generation.files().map(\.name) == [
+                "ShopAttribute.swift", "OtherAttribute.swift", "AddressCompositeAttribute.swift",
+                "PointCompositeAttribute.swift", "UnusedCompositeAttribute.swift", "ShopsModel.swift",
+            ])
         #expect(generation.files(entities: ["Other"]).map(\.name) == ["OtherAttribute.swift", "ShopsModel.swift"])
         #expect(generation.proxy(forEntity: "Address") == nil)
-        #expect(generation.diagnostics.map(\.message) == [
-            "attribute 'cdqiOops' of composite 'Address' starts with 'cdqi', which CoreDataQueryInterface reserves for "
-                + "the proxies' own members; no proxy property is generated. Rename it in the model, or refer to it by "
-                + "its key path in a format string",
-        ])
+        #expect(
+            generation.diagnostics.map(\.message) == [
+                "attribute 'cdqiOops' of composite 'Address' starts with 'cdqi', which CoreDataQueryInterface reserves for "
+                    + "the proxies' own members; no proxy property is generated. Rename it in the model, or refer to it by "
+                    + "its key path in a format string"
+            ])
     }
 
     @Test func everyAttributeTypeMapsToItsProxy() {
@@ -257,7 +266,7 @@ import Testing
 
     @Test func propertiesNamedLikeProxyTypesAreLeftOut() {
         let result = generate([
-            makeEntity("Person", attributes: [("StringAttribute", .string), ("PersonAttribute", .string), ("ok", .string)]),
+            makeEntity("Person", attributes: [("StringAttribute", .string), ("PersonAttribute", .string), ("ok", .string)])
         ])
         #expect(!result.source.contains("var StringAttribute"))
         #expect(!result.source.contains("var PersonAttribute"))
@@ -313,10 +322,11 @@ import Testing
         attribute.location = SourceLocation(file: "Model.xcdatamodel/contents", line: 4)
         entity.attributes = [attribute]
         let result = generate([entity])
-        #expect(result.generation.diagnostics.map(\.description) == [
-            "Model.xcdatamodel/contents:4: warning: attribute 'blob' of entity 'Log' has no type (Undefined, as Xcode "
-                + "allows for transient attributes); no proxy property is generated because there is no value type to "
-                + "compare. Give it a type in the model to query it",
-        ])
+        #expect(
+            result.generation.diagnostics.map(\.description) == [
+                "Model.xcdatamodel/contents:4: warning: attribute 'blob' of entity 'Log' has no type (Undefined, as Xcode "
+                    + "allows for transient attributes); no proxy property is generated because there is no value type to "
+                    + "compare. Give it a type in the model to query it"
+            ])
     }
 }

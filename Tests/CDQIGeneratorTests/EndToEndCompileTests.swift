@@ -1,5 +1,5 @@
-import CDQITestSupport
 import CDQIModel
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -67,42 +67,54 @@ import Testing
             cases.append(makeCase(target: "Fixture\(name)", label: name, model: loaded.model, modelName: name))
         }
         let library = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("Library.xcdatamodeld"))
-        cases.append(makeCase(
-            target: "PublicLibrary", label: "Library (-p -n 2 -s Proxy --objects)", model: library.model, modelName: "Library",
-            options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 2, objectClasses: .all), isPublic: true))
+        cases.append(
+            makeCase(
+                target: "PublicLibrary", label: "Library (-p -n 2 -s Proxy --objects)", model: library.model, modelName: "Library",
+                options: GeneratorOptions(accessLevel: .public, suffix: "Proxy", indentWidth: 2, objectClasses: .all), isPublic: true))
         cases.append(makeCase(target: "Clashes", label: "clash rules", model: Self.clashModel, modelName: "Clashes"))
-        cases.append(makeCase(target: "ClashesObjects", label: "clash rules (--objects)", model: Self.clashModel,
-                              modelName: "Clashes", options: GeneratorOptions(objectClasses: .all)))
+        cases.append(
+            makeCase(
+                target: "ClashesObjects", label: "clash rules (--objects)", model: Self.clashModel,
+                modelName: "Clashes", options: GeneratorOptions(objectClasses: .all)))
         var categories = library.model
         for index in categories.entities.indices { categories.entities[index].codeGenerationType = .category }
-        cases.append(makeCase(target: "CategoryLibrary", label: "Library (every entity a category)", model: categories,
-                              modelName: "Library"))
-        var mainActor = makeCase(target: "MainActorLibrary", label: "Library (main actor by default, --objects)",
-                                 model: library.model, modelName: "Library", options: GeneratorOptions(objectClasses: .all))
+        cases.append(
+            makeCase(
+                target: "CategoryLibrary", label: "Library (every entity a category)", model: categories,
+                modelName: "Library"))
+        var mainActor = makeCase(
+            target: "MainActorLibrary", label: "Library (main actor by default, --objects)",
+            model: library.model, modelName: "Library", options: GeneratorOptions(objectClasses: .all))
         mainActor.isMainActorByDefault = true
         cases.append(mainActor)
-        var program = Case(target: Self.programTarget, label: "the objects round-trip program", files: [], classNames: [],
-                           isPublic: false)
+        var program = Case(
+            target: Self.programTarget, label: "the objects round-trip program", files: [], classNames: [],
+            isPublic: false)
         for name in ["Company", "Developers", "Library"] {
             let loaded = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("\(name).xcdatamodeld"))
             program.files += ProxyGenerator(options: GeneratorOptions(objectClasses: .all))
                 .generate(loaded.model, modelName: name).files()
         }
-        program.files.append(GeneratedFile(
-            name: "main.swift", contents: try TestPaths.expectedText("Programs/ObjectsRoundTrip.swift"), entityNames: []))
+        program.files.append(
+            GeneratedFile(
+                name: "main.swift", contents: try TestPaths.expectedText("Programs/ObjectsRoundTrip.swift"), entityNames: []))
         cases.append(program)
         // The README's example program (bin/demo), with the code `cdqi Company --objects` writes.
         let company = try ModelLoader().load(url: TestPaths.fixtures.appendingPathComponent("Company.xcdatamodeld"))
-        var example = makeCase(target: Self.exampleTarget, label: "the README's example program", model: company.model,
-                               modelName: "Company", options: GeneratorOptions(objectClasses: .all))
-        example.files.append(GeneratedFile(
-            name: "main.swift", contents: try String(contentsOf: Self.exampleFolder.appendingPathComponent("Sources/CompanyExample/main.swift"), encoding: .utf8),
-            entityNames: []))
+        var example = makeCase(
+            target: Self.exampleTarget, label: "the README's example program", model: company.model,
+            modelName: "Company", options: GeneratorOptions(objectClasses: .all))
+        example.files.append(
+            GeneratedFile(
+                name: "main.swift",
+                contents: try String(contentsOf: Self.exampleFolder.appendingPathComponent("Sources/CompanyExample/main.swift"), encoding: .utf8),
+                entityNames: []))
         cases.append(example)
 
         let failed = try build(cases)
         let corpusFailed = failed.filter { $0.hasPrefix("Corpus") }
-        print("""
+        print(
+            """
             cdqi end-to-end: \(corpus.count) corpus models, \(corpusCount) load, \
             \(corpusCount - corpusFailed.count) of them generate code that compiles; \
             not loaded: \(notLoaded.count) \(notLoaded)
@@ -158,18 +170,22 @@ import Testing
     /// Names that exercise every rule at once: runtime-type clashes, shadowing class names, keywords,
     /// invalid identifiers, cdqi prefixes, inheritance, shared classes and classless entities.
     static var clashModel: ManagedObjectModel {
-        func entity(_ name: String, _ className: String?, parent: String? = nil,
-                    _ attributes: [(String, AttributeType)] = [], _ relationships: [(String, String)] = []) -> EntityDescription {
+        func entity(
+            _ name: String, _ className: String?, parent: String? = nil,
+            _ attributes: [(String, AttributeType)] = [], _ relationships: [(String, String)] = []
+        ) -> EntityDescription {
             var entity = EntityDescription(name: name, representedClassName: className, parentEntityName: parent)
             entity.attributes = attributes.map { AttributeDescription(name: $0.0, type: $0.1) }
             entity.relationships = relationships.map { RelationshipDescription(name: $0.0, destinationEntityName: $0.1) }
             return entity
         }
         var model = ManagedObjectModel(entities: [
-            entity("String", "String", [("count", .integer64), ("class", .string), ("self", .boolean), ("first-name", .string)],
-                   [("owner", "Entity")]),
-            entity("Entity", "Entity", [("sum", .double), ("max", .date), ("cdqiKey", .string), ("Type", .uuid)],
-                   [("strings", "String")]),
+            entity(
+                "String", "String", [("count", .integer64), ("class", .string), ("self", .boolean), ("first-name", .string)],
+                [("owner", "Entity")]),
+            entity(
+                "Entity", "Entity", [("sum", .double), ("max", .date), ("cdqiKey", .string), ("Type", .uuid)],
+                [("strings", "String")]),
             entity("Date", "StringAttribute", [("min", .binaryData), ("average", .decimal), ("default", .transformable)]),
             entity("Base", "Shared", [("name", .string), ("scratch", .undefined)]),
             entity("Derived", "Shared", parent: "Base", [("extra", .uri), ("name", .string)], [("base", "Base")]),

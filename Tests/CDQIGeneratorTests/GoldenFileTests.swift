@@ -11,10 +11,11 @@ import Testing
         let files = generation.files()
         // Department and Employee have codeGenerationType="class": they also get their classes, and the
         // model that registers them. TestEntity is manual: a proxy only.
-        #expect(files.map(\.name) == [
-            "DepartmentAttribute.swift", "EmployeeAttribute.swift", "TestEntityAttribute.swift",
-            "Department.swift", "Employee.swift", "CompanyModel.swift",
-        ])
+        #expect(
+            files.map(\.name) == [
+                "DepartmentAttribute.swift", "EmployeeAttribute.swift", "TestEntityAttribute.swift",
+                "Department.swift", "Employee.swift", "CompanyModel.swift",
+            ])
         for file in files {
             let expected = try TestPaths.expectedText("Company/\(file.name).expected")
             #expect(file.contents == expected, "\(file.name) differs from Expected/Company/\(file.name).expected")
@@ -80,11 +81,13 @@ import Testing
         let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
         #expect(generation.mergedFile().contents == (try TestPaths.expectedText("Library/Library+CDQI+objects.swift.expected")))
         // Item → Media → Album and Item → Book: Item and Media are open to subclasses, the leaves final.
-        #expect(generation.entityClasses.map { "\($0.className):\($0.superclassName ?? "-"):\($0.isFinal)" }
-            == ["Album:Media:true", "Book:Item:true", "Item:-:false", "Media:Item:false", "Shelf:-:true", "Tag:-:true"])
+        #expect(
+            generation.entityClasses.map { "\($0.className):\($0.superclassName ?? "-"):\($0.isFinal)" }
+                == ["Album:Media:true", "Book:Item:true", "Item:-:false", "Media:Item:false", "Shelf:-:true", "Tag:-:true"])
         // Only the roots conform to Entity; the sub-entities' classes inherit Item's conformance.
-        #expect(generation.proxies.filter { !$0.isComposite }.map { $0.conformingClassName ?? "-" }
-            == ["-", "-", "Item", "-", "Shelf", "Tag"])
+        #expect(
+            generation.proxies.filter { !$0.isComposite }.map { $0.conformingClassName ?? "-" }
+                == ["-", "-", "Item", "-", "Shelf", "Tag"])
         // Without --objects the model says nothing about code generation: proxies only, as before.
         let plain = ProxyGenerator(options: GeneratorOptions(accessLevel: .public, indentWidth: 2))
             .generate(loaded.model, modelName: loaded.modelName)

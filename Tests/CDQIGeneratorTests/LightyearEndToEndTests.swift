@@ -1,5 +1,5 @@
-import CDQITestSupport
 import CDQIModel
+import CDQITestSupport
 import Foundation
 import Testing
 

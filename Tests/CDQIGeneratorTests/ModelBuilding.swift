@@ -11,10 +11,11 @@ func makeEntity(
     line: Int = 0
 ) -> EntityDescription {
     // By default the class is named after the entity, as Xcode does.
-    let represented: String? = switch className {
-    case .none: name
-    case .some(let value): value
-    }
+    let represented: String? =
+        switch className {
+        case .none: name
+        case .some(let value): value
+        }
     var entity = EntityDescription(name: name, representedClassName: represented, parentEntityName: parent)
     entity.attributes = attributes.map { AttributeDescription(name: $0.0, type: $0.1, isOptional: true) }
     entity.relationships = relationships.map { RelationshipDescription(name: $0.0, destinationEntityName: $0.1) }

@@ -14,23 +14,26 @@ import Testing
 
     @Test func everyAttributeTypeGetsItsSwiftTypeAndOptionality() throws {
         var entity = makeEntity("Thing")
-        let types: [AttributeType] = [.string, .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean,
-                                      .date, .binaryData, .uuid, .uri, .transformable]
+        let types: [AttributeType] = [
+            .string, .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean,
+            .date, .binaryData, .uuid, .uri, .transformable,
+        ]
         entity.attributes = types.enumerated().map { AttributeDescription(name: "a\($0.offset)", type: $0.element) }
         entity.attributes.append(AttributeDescription(name: "optionalText", type: .string, isOptional: true))
         let result = generate([entity], options: all)
         let kinds = try entityClass(result, "Thing").properties.map(\.kind)
         // Non-optional in the model: non-optional in Swift, except the types with no zero value (Date,
         // UUID, URL) and transformable data, which stay optional.
-        #expect(kinds == [
-            .attribute(.string, isOptional: false), .attribute(.int16, isOptional: false),
-            .attribute(.int32, isOptional: false), .attribute(.int64, isOptional: false),
-            .attribute(.double, isOptional: false), .attribute(.float, isOptional: false),
-            .attribute(.decimal, isOptional: false), .attribute(.bool, isOptional: false),
-            .attribute(.date, isOptional: true), .attribute(.data, isOptional: false),
-            .attribute(.uuid, isOptional: true), .attribute(.url, isOptional: true),
-            .attribute(.data, isOptional: false), .attribute(.string, isOptional: true),
-        ])
+        #expect(
+            kinds == [
+                .attribute(.string, isOptional: false), .attribute(.int16, isOptional: false),
+                .attribute(.int32, isOptional: false), .attribute(.int64, isOptional: false),
+                .attribute(.double, isOptional: false), .attribute(.float, isOptional: false),
+                .attribute(.decimal, isOptional: false), .attribute(.bool, isOptional: false),
+                .attribute(.date, isOptional: true), .attribute(.data, isOptional: false),
+                .attribute(.uuid, isOptional: true), .attribute(.url, isOptional: true),
+                .attribute(.data, isOptional: false), .attribute(.string, isOptional: true),
+            ])
         #expect(try entityClass(result, "Thing").properties.map(\.index) == Array(0...13))
         #expect(result.source.contains("var a1: Int16 {\n        get { cdqiInt16(at: 1) ?? 0 }"))
         #expect(result.source.contains("var a9: Data {\n        get { cdqiData(at: 9) ?? Data() }"))
@@ -48,11 +51,16 @@ import Testing
     }
 
     @Test func namesOfManagedObjectMembersGetTheSuffixValue() throws {
-        let entity = makeEntity("Thing", attributes: [("description", .string), ("entity", .string), ("self", .boolean),
-                                                    ("value", .string), ("first-name", .string)])
+        let entity = makeEntity(
+            "Thing",
+            attributes: [
+                ("description", .string), ("entity", .string), ("self", .boolean),
+                ("value", .string), ("first-name", .string),
+            ])
         let result = generate([entity], options: all)
-        #expect(try entityClass(result, "Thing").properties.map(\.name)
-            == ["descriptionValue", "entityValue", "selfValue", "value", "first_name"])
+        #expect(
+            try entityClass(result, "Thing").properties.map(\.name)
+                == ["descriptionValue", "entityValue", "selfValue", "value", "first_name"])
         #expect(result.warnings(mentioning: "'description'").contains { $0.contains("'descriptionValue'") })
         #expect(result.source.contains("var descriptionValue: String? {"))
     }

@@ -21,7 +21,9 @@ import Testing
     /// Inheritance, an ordered relation, a keyword-named attribute, every default, public access and
     /// an indentation of two.
     @Test func mediaStructsPublicWithInheritance() throws {
-        func attribute(_ name: String, _ type: AttributeType, optional: Bool = false, transient: Bool = false, defaultValue: String? = nil) -> AttributeDescription {
+        func attribute(
+            _ name: String, _ type: AttributeType, optional: Bool = false, transient: Bool = false, defaultValue: String? = nil
+        ) -> AttributeDescription {
             var attribute = AttributeDescription(name: name, type: type, isOptional: optional)
             attribute.isTransient = transient
             attribute.defaultValueString = defaultValue

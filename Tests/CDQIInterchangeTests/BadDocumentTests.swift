@@ -19,58 +19,84 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "unknown entity", document: #"{"Ghost": [{"_id": "g"}]}"#,
-             problems: ["Ghost: the model has no such entity (entities: Department, Employee, TestEntity)"]),
-        Case(name: "unknown key", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salry": 5}]}"#,
-             problems: [#"Employee "e1", key 'salry': entity Employee has no such attribute or relationship (it has: firstName, hireDate, lastName, nickName, salary, department)"#]),
-        Case(name: "wrong type", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": "lots"}]}"#,
-             problems: [#"Employee "e1", key 'salary': Integer 32 takes an integer, not a string"#]),
-        Case(name: "integer out of range", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": 3000000000}]}"#,
-             problems: [#"Employee "e1", key 'salary': 3000000000 does not fit Integer 32 (-2147483648…2147483647)"#]),
-        Case(name: "fraction for an integer", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": 1.5}]}"#,
-             problems: [#"Employee "e1", key 'salary': Integer 32 takes an integer, not 1.5"#]),
-        Case(name: "dangling reference", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "d9"}]}"#,
-             problems: [#"Employee "e1", key 'department': no object in the document has the _id "d9""#]),
-        Case(name: "duplicate _id",
-             document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B"}, {"_id": "e1", "firstName": "C", "lastName": "D"}]}"#,
-             problems: [#"Employee "e1", key '_id': the _id is used twice (also by Employee #1)"#]),
-        Case(name: "required value missing (refused by the save's validation)",
-             document: #"{"Employee": [{"_id": "e1", "firstName": "A"}]}"#,
-             problems: [#"Employee "e1", key 'lastName': a value is required"#]),
-        Case(name: "reference to the wrong entity",
-             document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "e2"}, {"_id": "e2", "firstName": "C", "lastName": "D"}]}"#,
-             problems: [#"Employee "e1", key 'department': "e2" is an object of entity Employee, and the relationship holds Department objects"#]),
-        Case(name: "inverse sides disagree",
-             document: #"{"Department": [{"_id": "d1", "name": "X", "employees": []}], "Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "d1"}]}"#,
-             problems: [#"Employee "e1", key 'department': names Department "d1", whose inverse 'employees' does not name this object back"#]),
-        Case(name: "bad date", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "hireDate": "yesterday"}]}"#,
-             problems: [#"Employee "e1", key 'hireDate': "yesterday" is not an ISO 8601 date (write 2024-03-01T09:30:00Z, or a date with an offset)"#]),
-        Case(name: "impossible day", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "hireDate": "2023-02-29T00:00:00Z"}]}"#,
-             problems: [#"Employee "e1", key 'hireDate': "2023-02-29T00:00:00Z" is not an ISO 8601 date (write 2024-03-01T09:30:00Z, or a date with an offset)"#]),
-        Case(name: "bad base64", document: #"{"TestEntity": [{"_id": "t", "binary": "%%%"}]}"#,
-             problems: [#"TestEntity "t", key 'binary': the text is not valid base64"#]),
-        Case(name: "bad UUID", document: #"{"TestEntity": [{"_id": "t", "uuid": "nope"}]}"#,
-             problems: [#"TestEntity "t", key 'uuid': "nope" is not a UUID"#]),
-        Case(name: "bad decimal", document: #"{"TestEntity": [{"_id": "t", "decimal": "12abc"}]}"#,
-             problems: [#"TestEntity "t", key 'decimal': "12abc" is not a decimal number"#]),
-        Case(name: "transient attribute", document: #"{"TestEntity": [{"_id": "t", "scratch": 1}]}"#,
-             problems: [#"TestEntity "t", key 'scratch': the attribute is transient (never stored), so it cannot be imported"#]),
-        Case(name: "to-many given one reference", document: #"{"Department": [{"_id": "d1", "name": "X", "employees": "e1"}]}"#,
-             problems: [#"Department "d1", key 'employees': a to-many relationship takes an array of _ids, not a string"#]),
-        Case(name: "object without _id named by position",
-             document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B"}, {"firstName": 5, "lastName": "B"}]}"#,
-             problems: [#"Employee #2, key 'firstName': String takes a string, not a number"#]),
-        Case(name: "several problems at once",
-             document: #"{"Employee": [{"_id": "e1", "firstName": true, "lastName": "B", "salary": "x"}], "Nope": []}"#,
-             problems: [
+        Case(
+            name: "unknown entity", document: #"{"Ghost": [{"_id": "g"}]}"#,
+            problems: ["Ghost: the model has no such entity (entities: Department, Employee, TestEntity)"]),
+        Case(
+            name: "unknown key", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salry": 5}]}"#,
+            problems: [
+                #"Employee "e1", key 'salry': entity Employee has no such attribute or relationship (it has: firstName, hireDate, lastName, nickName, salary, department)"#
+            ]),
+        Case(
+            name: "wrong type", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": "lots"}]}"#,
+            problems: [#"Employee "e1", key 'salary': Integer 32 takes an integer, not a string"#]),
+        Case(
+            name: "integer out of range", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": 3000000000}]}"#,
+            problems: [#"Employee "e1", key 'salary': 3000000000 does not fit Integer 32 (-2147483648…2147483647)"#]),
+        Case(
+            name: "fraction for an integer", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "salary": 1.5}]}"#,
+            problems: [#"Employee "e1", key 'salary': Integer 32 takes an integer, not 1.5"#]),
+        Case(
+            name: "dangling reference", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "d9"}]}"#,
+            problems: [#"Employee "e1", key 'department': no object in the document has the _id "d9""#]),
+        Case(
+            name: "duplicate _id",
+            document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B"}, {"_id": "e1", "firstName": "C", "lastName": "D"}]}"#,
+            problems: [#"Employee "e1", key '_id': the _id is used twice (also by Employee #1)"#]),
+        Case(
+            name: "required value missing (refused by the save's validation)",
+            document: #"{"Employee": [{"_id": "e1", "firstName": "A"}]}"#,
+            problems: [#"Employee "e1", key 'lastName': a value is required"#]),
+        Case(
+            name: "reference to the wrong entity",
+            document:
+                #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "e2"}, {"_id": "e2", "firstName": "C", "lastName": "D"}]}"#,
+            problems: [#"Employee "e1", key 'department': "e2" is an object of entity Employee, and the relationship holds Department objects"#]),
+        Case(
+            name: "inverse sides disagree",
+            document:
+                #"{"Department": [{"_id": "d1", "name": "X", "employees": []}], "Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "department": "d1"}]}"#,
+            problems: [#"Employee "e1", key 'department': names Department "d1", whose inverse 'employees' does not name this object back"#]),
+        Case(
+            name: "bad date", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "hireDate": "yesterday"}]}"#,
+            problems: [#"Employee "e1", key 'hireDate': "yesterday" is not an ISO 8601 date (write 2024-03-01T09:30:00Z, or a date with an offset)"#]),
+        Case(
+            name: "impossible day", document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B", "hireDate": "2023-02-29T00:00:00Z"}]}"#,
+            problems: [#"Employee "e1", key 'hireDate': "2023-02-29T00:00:00Z" is not an ISO 8601 date (write 2024-03-01T09:30:00Z, or a date with an offset)"#]
+        ),
+        Case(
+            name: "bad base64", document: #"{"TestEntity": [{"_id": "t", "binary": "%%%"}]}"#,
+            problems: [#"TestEntity "t", key 'binary': the text is not valid base64"#]),
+        Case(
+            name: "bad UUID", document: #"{"TestEntity": [{"_id": "t", "uuid": "nope"}]}"#,
+            problems: [#"TestEntity "t", key 'uuid': "nope" is not a UUID"#]),
+        Case(
+            name: "bad decimal", document: #"{"TestEntity": [{"_id": "t", "decimal": "12abc"}]}"#,
+            problems: [#"TestEntity "t", key 'decimal': "12abc" is not a decimal number"#]),
+        Case(
+            name: "transient attribute", document: #"{"TestEntity": [{"_id": "t", "scratch": 1}]}"#,
+            problems: [#"TestEntity "t", key 'scratch': the attribute is transient (never stored), so it cannot be imported"#]),
+        Case(
+            name: "to-many given one reference", document: #"{"Department": [{"_id": "d1", "name": "X", "employees": "e1"}]}"#,
+            problems: [#"Department "d1", key 'employees': a to-many relationship takes an array of _ids, not a string"#]),
+        Case(
+            name: "object without _id named by position",
+            document: #"{"Employee": [{"_id": "e1", "firstName": "A", "lastName": "B"}, {"firstName": 5, "lastName": "B"}]}"#,
+            problems: [#"Employee #2, key 'firstName': String takes a string, not a number"#]),
+        Case(
+            name: "several problems at once",
+            document: #"{"Employee": [{"_id": "e1", "firstName": true, "lastName": "B", "salary": "x"}], "Nope": []}"#,
+            problems: [
                 #"Employee "e1", key 'firstName': String takes a string, not a boolean"#,
                 #"Employee "e1", key 'salary': Integer 32 takes an integer, not a string"#,
                 "Nope: the model has no such entity (entities: Department, Employee, TestEntity)",
-             ]),
-        Case(name: "not an object", document: "[]",
-             problems: ["the document must be an object whose keys are entity names, not an array"]),
-        Case(name: "entity list not an array", document: #"{"Employee": {"_id": "e1"}}"#,
-             problems: ["Employee: expected an array of objects, not an object"]),
+            ]),
+        Case(
+            name: "not an object", document: "[]",
+            problems: ["the document must be an object whose keys are entity names, not an array"]),
+        Case(
+            name: "entity list not an array", document: #"{"Employee": {"_id": "e1"}}"#,
+            problems: ["Employee: expected an array of objects, not an object"]),
     ]
 
     /// The files that hold data: every file but the -shm index and an empty -wal (both SQLite's to
@@ -146,8 +172,9 @@ import Testing
             let found = problems(of: error) ?? []
             #expect(!found.isEmpty)
             for problem in found {
-                #expect(problem == #"Language "l1", key 'name': Language "l2" has the same name (a uniqueness constraint)"#
-                    || problem == #"Language "l2", key 'name': Language "l1" has the same name (a uniqueness constraint)"#,
+                #expect(
+                    problem == #"Language "l1", key 'name': Language "l2" has the same name (a uniqueness constraint)"#
+                        || problem == #"Language "l2", key 'name': Language "l1" has the same name (a uniqueness constraint)"#,
                     "\(problem)")
             }
         }

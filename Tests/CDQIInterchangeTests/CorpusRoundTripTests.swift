@@ -19,10 +19,14 @@ import Testing
     static let pairs = [
         Pair(store: "alemar11__CoreDataPlus__SampleModel_V1.sqlite", bundle: "alemar11__CoreDataPlus__SampleModel", version: "SampleModel"),
         Pair(store: "alemar11__CoreDataPlus__SampleModel3_V1.sqlite", bundle: "alemar11__CoreDataPlus__SampleModel3", version: "SampleModel3"),
-        Pair(store: "duckduckgo__BrowserServicesKit__Bookmarks_V5.sqlite", bundle: "duckduckgo__BrowserServicesKit__BookmarksModel", version: "BookmarksModel 5"),
-        Pair(store: "duckduckgo__BrowserServicesKit__SyncMetadata_V3.sqlite", bundle: "duckduckgo__BrowserServicesKit__SyncMetadata", version: "SyncMetadata 3"),
+        Pair(
+            store: "duckduckgo__BrowserServicesKit__Bookmarks_V5.sqlite", bundle: "duckduckgo__BrowserServicesKit__BookmarksModel", version: "BookmarksModel 5"),
+        Pair(
+            store: "duckduckgo__BrowserServicesKit__SyncMetadata_V3.sqlite", bundle: "duckduckgo__BrowserServicesKit__SyncMetadata", version: "SyncMetadata 3"),
         Pair(store: "carekit-apple__CareKit__SampleStore2.0.sqlite", bundle: "carekit-apple__CareKit__CareKitStore", version: "CareKitStore2.0"),
-        Pair(store: "richardpiazza__XCServerCoreData__XCServerCoreData_1.2.0.sqlite", bundle: "richardpiazza__XCServerCoreData__XCServerCoreData", version: "XCServerCoreData1.2.0"),
+        Pair(
+            store: "richardpiazza__XCServerCoreData__XCServerCoreData_1.2.0.sqlite", bundle: "richardpiazza__XCServerCoreData__XCServerCoreData",
+            version: "XCServerCoreData1.2.0"),
         Pair(store: "magicalpanda__MagicalRecord__Recipes.sqlite", bundle: "magicalpanda__MagicalRecord__Recipes", version: "Recipes"),
     ]
 
@@ -30,7 +34,8 @@ import Testing
     func appleStoreRoundTrips(pair: Pair) throws {
         let corpus = try #require(InterchangeTestSupport.corpus)
         let model = try ModelLoader().load(
-            url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version).model
+            url: corpus.appendingPathComponent("models/\(pair.bundle).xcdatamodeld"), version: pair.version
+        ).model
         let folder = try InterchangeTestSupport.Folder()
         // Copies: opening a WAL store checkpoints it, which would change the corpus.
         let original = try CorpusStoreCopy.copy(
@@ -61,23 +66,29 @@ import Testing
             if case .string(let id) = value { return .string(names[id] ?? "dangling \(id)") }
             return value
         }
-        return .object(lists.map { entity, list in
-            guard case .array(let objects) = list, let description = model.entity(named: entity) else { return (entity, list) }
-            let relationships = Dictionary(
-                model.allRelationships(of: description).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            return (entity, .array(objects.map { object in
-                guard case .object(let members) = object else { return object }
-                return .object(members.map { key, value in
-                    if key == "_id" { return (key, rename(value)) }
-                    guard let relationship = relationships[key] else { return (key, value) }
-                    if case .array(let references) = value {
-                        var renamed = references.map(rename)
-                        if !relationship.isOrdered { renamed.sort { JSONWriter.compact($0) < JSONWriter.compact($1) } }
-                        return (key, .array(renamed))
-                    }
-                    return (key, rename(value))
-                })
-            }))
-        })
+        return .object(
+            lists.map { entity, list in
+                guard case .array(let objects) = list, let description = model.entity(named: entity) else { return (entity, list) }
+                let relationships = Dictionary(
+                    model.allRelationships(of: description).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                return (
+                    entity,
+                    .array(
+                        objects.map { object in
+                            guard case .object(let members) = object else { return object }
+                            return .object(
+                                members.map { key, value in
+                                    if key == "_id" { return (key, rename(value)) }
+                                    guard let relationship = relationships[key] else { return (key, value) }
+                                    if case .array(let references) = value {
+                                        var renamed = references.map(rename)
+                                        if !relationship.isOrdered { renamed.sort { JSONWriter.compact($0) < JSONWriter.compact($1) } }
+                                        return (key, .array(renamed))
+                                    }
+                                    return (key, rename(value))
+                                })
+                        })
+                )
+            })
     }
 }

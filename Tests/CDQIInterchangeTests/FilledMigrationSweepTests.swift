@@ -77,8 +77,9 @@ struct FilledMigrationSweepTests {
         // required attribute given a default, Brave's Integer 16 → 32.
         #expect(outcome.compared["objcio__core-data__Moody.xcdatamodeld: Moody → Moody 2"] != nil)
         #expect(outcome.compared["brave__brave-ios__Model.xcdatamodeld: Model10 → Model11"] != nil)
-        print("filled corpus pairs: \(outcome.compared.count) compared (\(outcome.compared.values.reduce(0, +)) objects), "
-            + "\(outcome.refused.count) refused, \(outcome.unfilled.count) not filled")
+        print(
+            "filled corpus pairs: \(outcome.compared.count) compared (\(outcome.compared.values.reduce(0, +)) objects), "
+                + "\(outcome.refused.count) refused, \(outcome.unfilled.count) not filled")
         for (label, reason) in outcome.refused.sorted(by: { $0.key < $1.key }) { print("refused \(label): \(reason)") }
         for (label, reason) in outcome.unfilled.sorted(by: { $0.key < $1.key }) { print("not filled \(label): \(reason)") }
     }

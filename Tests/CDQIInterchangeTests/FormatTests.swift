@@ -1,6 +1,6 @@
 import CDQIInterchange
-import Foundation
 import CDQIPredicate
+import Foundation
 import Testing
 
 /// The JSON reader and writer, ISO 8601 dates, and the three output formats, against hand-written text.
@@ -15,30 +15,33 @@ import Testing
 
     @Test func tableAlignsColumns() {
         // Widths: name 4 ("name"), note 12 (`say "hi", ok`), n 2; two spaces between; no trailing spaces.
-        #expect(ResultFormat.table.render(Self.table) == """
-            name  note          n
-            ----  ------------  --
-            Ann   say "hi", ok  1
-            Bob   NULL          22
-            Cé    a\\nb          -3
+        #expect(
+            ResultFormat.table.render(Self.table) == """
+                name  note          n
+                ----  ------------  --
+                Ann   say "hi", ok  1
+                Bob   NULL          22
+                Cé    a\\nb          -3
 
-            """)
+                """)
     }
 
     @Test func csvQuotesAsRFC4180Says() {
-        #expect(ResultFormat.csv.render(Self.table)
-            == "name,note,n\r\nAnn,\"say \"\"hi\"\", ok\",1\r\nBob,,22\r\nCé,\"a\nb\",-3\r\n")
+        #expect(
+            ResultFormat.csv.render(Self.table)
+                == "name,note,n\r\nAnn,\"say \"\"hi\"\", ok\",1\r\nBob,,22\r\nCé,\"a\nb\",-3\r\n")
     }
 
     @Test func jsonIsAnArrayOfObjects() {
-        #expect(ResultFormat.json.render(Self.table) == """
-            [
-              {"name": "Ann", "note": "say \\"hi\\", ok", "n": 1},
-              {"name": "Bob", "note": null, "n": 22},
-              {"name": "Cé", "note": "a\\nb", "n": -3}
-            ]
+        #expect(
+            ResultFormat.json.render(Self.table) == """
+                [
+                  {"name": "Ann", "note": "say \\"hi\\", ok", "n": 1},
+                  {"name": "Bob", "note": null, "n": 22},
+                  {"name": "Cé", "note": "a\\nb", "n": -3}
+                ]
 
-            """)
+                """)
         #expect(ResultFormat.json.render(ResultTable(columns: ["a"], rows: [])) == "[]\n")
     }
 
@@ -48,16 +51,19 @@ import Testing
         #expect(StoredValue.double(.infinity).interchangeJSON == .string("Infinity"))
         #expect(StoredValue.data(Data([0, 1, 2, 255])).interchangeText == "AAEC/w==")
         #expect(StoredValue.date(secondsSinceReferenceDate: 0).interchangeText == "2001-01-01T00:00:00Z")
-        #expect(StoredValue.objectID(ObjectReference(entityName: "Employee", storeIdentifier: "X", identity: .primaryKey(3)))
-            .interchangeText == "Employee/3")
+        #expect(
+            StoredValue.objectID(ObjectReference(entityName: "Employee", storeIdentifier: "X", identity: .primaryKey(3)))
+                .interchangeText == "Employee/3")
     }
 
     @Test func jsonParserKeepsOrderAndNumberText() throws {
         let value = try JSONParser.parse(#"{"b": 1, "a": [12345678901234567890, -0.10, 1e-7, true, null, "x\u00e9\ud83d\ude00\n"]}"#)
-        #expect(value == .object([
-            ("b", .number("1")),
-            ("a", .array([.number("12345678901234567890"), .number("-0.10"), .number("1e-7"), .bool(true), .null, .string("xé😀\n")])),
-        ]))
+        #expect(
+            value
+                == .object([
+                    ("b", .number("1")),
+                    ("a", .array([.number("12345678901234567890"), .number("-0.10"), .number("1e-7"), .bool(true), .null, .string("xé😀\n")])),
+                ]))
     }
 
     @Test(arguments: [

@@ -63,8 +63,10 @@ import Testing
         }
         var employees: [String] = []
         for (index, employee) in staff.enumerated() {
-            var members = ["\"_id\": \"e\(index)\"", "\"firstName\": \(JSONWriter.quoted(employee.first))",
-                           "\"lastName\": \(JSONWriter.quoted(employee.last))", "\"salary\": \(employee.salary)"]
+            var members = [
+                "\"_id\": \"e\(index)\"", "\"firstName\": \(JSONWriter.quoted(employee.first))",
+                "\"lastName\": \(JSONWriter.quoted(employee.last))", "\"salary\": \(employee.salary)",
+            ]
             if let nick = employee.nick { members.append("\"nickName\": \(JSONWriter.quoted(nick))") }
             if let date = employee.hireDate { members.append("\"hireDate\": \"\(date.written)\"") }
             if let department = employee.department { members.append("\"department\": \"d\(department)\"") }
@@ -118,7 +120,8 @@ import Testing
             let uuid = UUID()
             let decimal = ["0.1", "12345.67", "-0.07", "99999999.125"][index % 4]
             expected.append((double, float, i16, i32, i64, data, uuid, decimal))
-            documents.append("""
+            documents.append(
+                """
                 {"_id": "t\(index)", "binary": "\(data.base64EncodedString())", "boolean": \(index % 2 == 0), \
                 "date": "2001-01-01T00:00:0\(index % 10)Z", "decimal": "\(decimal)", "double": \(double), \
                 "float": \(float), "integer16": \(i16), "integer32": \(i32), "integer64": \(i64), \
@@ -180,7 +183,8 @@ import Testing
             "{\"_id\": \"p\(index)\", \"name\": \"Project \(index)\", \"lead\": \(lead[index].map { "\"v\($0)\"" } ?? "null"), "
                 + "\"members\": \(ids("v", members[index]))}"
         }
-        let document = "{\"Language\": [\(languages.joined(separator: ","))], \"Developer\": [\(developers.joined(separator: ","))], "
+        let document =
+            "{\"Language\": [\(languages.joined(separator: ","))], \"Developer\": [\(developers.joined(separator: ","))], "
             + "\"Project\": [\(projects.joined(separator: ","))]}"
 
         let folder = try InterchangeTestSupport.Folder()
@@ -218,18 +222,20 @@ import Testing
     @Test func exportOfOneEntityLeavesOutRelationshipsToOthersAndStaysImportable() throws {
         let model = try InterchangeTestSupport.model("Company")
         let folder = try InterchangeTestSupport.Folder()
-        try InterchangeTestSupport.importJSON("""
+        try InterchangeTestSupport.importJSON(
+            """
             {"Department": [{"_id": "d", "name": "Sales"}], "Employee": [{"_id": "e", "firstName": "Jane", "lastName": "Doe", "department": "d"}]}
             """, model: model, into: folder.file("a.sqlite"))
         let text = try InterchangeTestSupport.export(model: model, from: folder.file("a.sqlite"), entity: "Employee")
-        #expect(text == """
-            {
-              "Employee": [
-                {"_id": "Employee/1", "firstName": "Jane", "hireDate": null, "lastName": "Doe", "nickName": null, "salary": 0}
-              ]
-            }
+        #expect(
+            text == """
+                {
+                  "Employee": [
+                    {"_id": "Employee/1", "firstName": "Jane", "hireDate": null, "lastName": "Doe", "nickName": null, "salary": 0}
+                  ]
+                }
 
-            """)
+                """)
         try InterchangeTestSupport.importJSON(text, model: model, into: folder.file("b.sqlite"))
         #expect(throws: InterchangeError.self) {
             try InterchangeTestSupport.export(model: model, from: folder.file("a.sqlite"), entity: "Nobody")

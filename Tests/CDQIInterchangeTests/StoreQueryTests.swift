@@ -63,9 +63,10 @@ import Testing
         let table = try query.run(model: model, storeURL: url)
         #expect(table.columns == ["department.name", "count:(salary)", "max:(salary)"])
         // No department: Di (90000); Research: Ann (120000); Sales: Bob and Cy (max 70000). NULL sorts first.
-        #expect(table.rows.map { $0.map(\.interchangeText) } == [
-            [nil, "1", "90000"], ["Research", "1", "120000"], ["Sales", "2", "70000"],
-        ])
+        #expect(
+            table.rows.map { $0.map(\.interchangeText) } == [
+                [nil, "1", "90000"], ["Research", "1", "120000"], ["Sales", "2", "70000"],
+            ])
         #expect(try query.count(model: model, storeURL: url) == 3)
     }
 
@@ -139,7 +140,9 @@ import Testing
         // Every name, written as a predicate literal, matches exactly its own object (no injection, no
         // wildcard): double quotes and backslashes escaped as the predicate language wants.
         for (index, name) in names.enumerated() {
-            let literal = "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let literal =
+                "\""
+                + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
             var match = StoreQuery(entityName: "Employee")
             match.predicate = "firstName == \(literal)"

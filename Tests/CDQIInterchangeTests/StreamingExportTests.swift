@@ -34,11 +34,13 @@ import Testing
 
         var streamed = ""
         var counts: [Int] = []
-        try exporter.writeDocument(from: context, pageSize: pageSize, progress: { written in
-            counts.append(written)
-            // Each page's objects are gone once it is written.
-            #expect(context.registeredObjects.isEmpty)
-        }, to: { streamed += $0 })
+        try exporter.writeDocument(
+            from: context, pageSize: pageSize,
+            progress: { written in
+                counts.append(written)
+                // Each page's objects are gone once it is written.
+                #expect(context.registeredObjects.isEmpty)
+            }, to: { streamed += $0 })
         #expect(streamed == whole)
         // 2 departments then 7 employees (no TestEntity): the running totals end at 9.
         #expect(counts.last == 9)

@@ -9,7 +9,7 @@ struct CorpusTests {
     /// Bundles whose failure is expected, with the reason (checked, so a fix or a regression shows up).
     static let expectedFailures: [String: String] = [
         // An empty bundle: only a `.xccurrentversion` holding `<dict/>`.
-        "RestKit__RestKit__RestKitCoreData.xcdatamodeld": "noVersions",
+        "RestKit__RestKit__RestKitCoreData.xcdatamodeld": "noVersions"
     ]
 
     @Test("every corpus model loads or fails with a clear error")
@@ -42,7 +42,9 @@ struct CorpusTests {
                 }
             }
         }
-        print("corpus: \(loaded) of \(bundles.count) bundles load; \(entities) entities, \(attributes) attributes, \(relationships) relationships in their current versions")
+        print(
+            "corpus: \(loaded) of \(bundles.count) bundles load; \(entities) entities, \(attributes) attributes, \(relationships) relationships in their current versions"
+        )
         for failure in failures { print("  expected failure: \(failure)") }
     }
 

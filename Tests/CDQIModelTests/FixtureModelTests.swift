@@ -39,11 +39,12 @@ struct FixtureModelTests {
 
         let test = try #require(model.entity(named: "TestEntity"))
         let types = Dictionary(uniqueKeysWithValues: test.attributes.map { ($0.name, $0.type) })
-        #expect(types == [
-            "binary": .binaryData, "boolean": .boolean, "date": .date, "decimal": .decimal, "double": .double,
-            "float": .float, "integer16": .integer16, "integer32": .integer32, "integer64": .integer64,
-            "string": .string, "transformable": .transformable, "uri": .uri, "uuid": .uuid, "scratch": .undefined,
-        ])
+        #expect(
+            types == [
+                "binary": .binaryData, "boolean": .boolean, "date": .date, "decimal": .decimal, "double": .double,
+                "float": .float, "integer16": .integer16, "integer32": .integer32, "integer64": .integer64,
+                "string": .string, "transformable": .transformable, "uri": .uri, "uuid": .uuid, "scratch": .undefined,
+            ])
         let transformable = try #require(test.attribute(named: "transformable"))
         #expect(transformable.valueTransformerName == "NSSecureUnarchiveFromDataTransformer")
         #expect(transformable.customClassName == "[String]")
@@ -101,8 +102,9 @@ struct FixtureModelTests {
         let recent = try #require(shelf.fetchedProperties.first)
         #expect(recent.name == "recentItems")
         #expect(recent.fetchRequest.entityName == "Item")
-        #expect(recent.fetchRequest.predicateString
-            == "shelf == $FETCH_SOURCE AND createdAt > $FETCH_SOURCE.lastReviewedAt")
+        #expect(
+            recent.fetchRequest.predicateString
+                == "shelf == $FETCH_SOURCE AND createdAt > $FETCH_SOURCE.lastReviewedAt")
         #expect(model.entity(named: "Tag")?.relationship(named: "items")?.deleteRule == .noAction)
 
         #expect(model.fetchRequestTemplates.count == 1)
@@ -126,8 +128,9 @@ struct FixtureModelTests {
             #expect(old.entities.map(\.name) == ["Book", "Item", "Shelf"])
             #expect(old.entity(named: "Shelf")?.relationship(named: "items")?.isOrdered == false)
         }
-        #expect(throws: ModelError.versionNotFound(
-            bundle: bundle.path, name: "Library 3", available: ["Library", "Library 2"], namedBy: nil)
+        #expect(
+            throws: ModelError.versionNotFound(
+                bundle: bundle.path, name: "Library 3", available: ["Library", "Library 2"], namedBy: nil)
         ) {
             try loader.load(url: bundle, version: "Library 3")
         }

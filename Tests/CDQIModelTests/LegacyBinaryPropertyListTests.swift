@@ -1,6 +1,7 @@
-@testable import CDQIModel
 import Foundation
 import Testing
+
+@testable import CDQIModel
 
 /// The binary property list reader: Foundation-written files decode to the same values, and hostile
 /// files give a typed error naming the problem, never a crash or a hang.

@@ -83,8 +83,9 @@ struct LegacyCorpusTests {
         #expect(model.entities.filter { $0.parentEntityName != nil }.count == 7)
         let cat = try #require(model.entity(named: "Cat"))
         #expect(cat.representedClassName == "RKCat")
-        #expect(cat.userInfo == ["primaryKeyAttribute": "railsID", "com.apple.syncservices.ExcludeFromDataChangeAlert": "NO"]
-            || cat.userInfo == ["com.apple.syncservices.ExcludeFromDataChangeAlert": "NO", "primaryKeyAttribute": "railsID"])
+        #expect(
+            cat.userInfo == ["primaryKeyAttribute": "railsID", "com.apple.syncservices.ExcludeFromDataChangeAlert": "NO"]
+                || cat.userInfo == ["com.apple.syncservices.ExcludeFromDataChangeAlert": "NO", "primaryKeyAttribute": "railsID"])
         #expect(cat.attribute(named: "name")?.defaultValueString == "Kitty Cat!")
         let friends = try #require(model.entity(named: "Human")?.relationship(named: "friendsInTheOrderWeMet"))
         #expect(friends.isToMany && friends.isOrdered && friends.inverseName == "friendsInTheOrderWeMet")

@@ -1,7 +1,8 @@
-@testable import CDQIModel
+import CDQITestSupport
 import Foundation
 import Testing
-import CDQITestSupport
+
+@testable import CDQIModel
 
 /// Xcode 3 model archives written by the test (no corpus needed): each setting lands in the model,
 /// and archives that are not models, or models Core Data would refuse, give clear errors.
@@ -25,7 +26,7 @@ struct LegacyModelDecoderTests {
             relationships: [
                 Builder.Relationship(
                     name: "department", destination: "Department", inverse: "employees", isOptional: false,
-                    minCount: 1, maxCount: 1, deleteRule: 1),
+                    minCount: 1, maxCount: 1, deleteRule: 1)
             ]),
         Builder.Entity(
             name: "Department",
@@ -33,7 +34,7 @@ struct LegacyModelDecoderTests {
             relationships: [
                 Builder.Relationship(
                     name: "employees", destination: "Employee", inverse: "department", isToMany: true, minCount: 0,
-                    maxCount: 0, deleteRule: 3, isOrdered: true),
+                    maxCount: 0, deleteRule: 3, isOrdered: true)
             ]),
     ]
 
@@ -91,7 +92,7 @@ struct LegacyModelDecoderTests {
     func hashOfDecodedModel() throws {
         // Entity `Solo { title: String, required }`, hashed by hand per the reference §1.
         let archive = Builder.archive([
-            Builder.Entity(name: "Solo", attributes: [Builder.Attribute(name: "title", typeCode: 700, isOptional: false)]),
+            Builder.Entity(name: "Solo", attributes: [Builder.Attribute(name: "title", typeCode: 700, isOptional: false)])
         ])
         let (folder, _, remove) = try Builder.temporaryModel(archive)
         defer { remove() }
@@ -106,8 +107,9 @@ struct LegacyModelDecoderTests {
     func notAModel() throws {
         let (folder, elements, remove) = try Builder.temporaryModel(Builder.archive([], rootClass: "NSObject"))
         defer { remove() }
-        #expect(throws: ModelError.legacyBinaryFormat(
-            path: elements.path, reason: "not an Xcode 3 model archive: the root object is a NSObject, not an XDPMModel")
+        #expect(
+            throws: ModelError.legacyBinaryFormat(
+                path: elements.path, reason: "not an Xcode 3 model archive: the root object is a NSObject, not an XDPMModel")
         ) {
             try ModelLoader().load(url: folder)
         }
@@ -118,8 +120,9 @@ struct LegacyModelDecoderTests {
         let bytes = TestPlist.dict([("hello", .string("world"))]).binary()
         let (folder, elements, remove) = try Builder.temporaryModel(bytes)
         defer { remove() }
-        #expect(throws: ModelError.legacyBinaryFormat(
-            path: elements.path, reason: "not an Xcode 3 model archive: not an NSKeyedArchiver archive: no '$archiver' key")
+        #expect(
+            throws: ModelError.legacyBinaryFormat(
+                path: elements.path, reason: "not an Xcode 3 model archive: not an NSKeyedArchiver archive: no '$archiver' key")
         ) {
             try ModelLoader().load(url: folder)
         }
@@ -133,8 +136,9 @@ struct LegacyModelDecoderTests {
         ]).binary()
         let (folder, elements, remove) = try Builder.temporaryModel(bytes)
         defer { remove() }
-        #expect(throws: ModelError.legacyBinaryFormat(
-            path: elements.path, reason: "keyed archive refers to object 99, but holds only 1 objects")
+        #expect(
+            throws: ModelError.legacyBinaryFormat(
+                path: elements.path, reason: "keyed archive refers to object 99, but holds only 1 objects")
         ) {
             try ModelLoader().load(url: folder)
         }
@@ -152,8 +156,9 @@ struct LegacyModelDecoderTests {
         #expect(model == 2)
         let (folder, elements, remove) = try Builder.temporaryModel(bytes)
         defer { remove() }
-        #expect(throws: ModelError.legacyBinaryFormat(
-            path: elements.path, reason: "malformed Xcode 3 model: the model has no root package (XDModelPackage)")
+        #expect(
+            throws: ModelError.legacyBinaryFormat(
+                path: elements.path, reason: "malformed Xcode 3 model: the model has no root package (XDModelPackage)")
         ) {
             try ModelLoader().load(url: folder)
         }
@@ -162,7 +167,7 @@ struct LegacyModelDecoderTests {
     @Test("an entity that is its own parent is refused by validation, without looping")
     func inheritanceCycle() throws {
         let archive = Builder.archive([
-            Builder.Entity(name: "Loop", parent: "Loop", attributes: [Builder.Attribute(name: "a", typeCode: 200)]),
+            Builder.Entity(name: "Loop", parent: "Loop", attributes: [Builder.Attribute(name: "a", typeCode: 200)])
         ])
         let (folder, elements, remove) = try Builder.temporaryModel(archive)
         defer { remove() }
@@ -184,7 +189,7 @@ struct LegacyModelDecoderTests {
         let archive = Builder.archive([
             Builder.Entity(
                 name: "Odd", attributes: [Builder.Attribute(name: "weird", typeCode: 4242)],
-                relationships: [Builder.Relationship(name: "me", destination: "Odd", inverse: "me", deleteRule: 9)]),
+                relationships: [Builder.Relationship(name: "me", destination: "Odd", inverse: "me", deleteRule: 9)])
         ])
         let (folder, elements, remove) = try Builder.temporaryModel(archive)
         defer { remove() }
@@ -201,7 +206,7 @@ struct LegacyModelDecoderTests {
     @Test("a binary plist in a 'contents' file is decoded as a legacy model")
     func binaryContents() throws {
         let archive = Builder.archive([
-            Builder.Entity(name: "Only", attributes: [Builder.Attribute(name: "flag", typeCode: 800)]),
+            Builder.Entity(name: "Only", attributes: [Builder.Attribute(name: "flag", typeCode: 800)])
         ])
         let (folder, _, remove) = try Builder.temporaryModel(archive)
         defer { remove() }

@@ -130,16 +130,23 @@ struct LegacyArchiveBuilder {
                 var settings: [(String, TestPlist)] = [("XD_PAttK_attributeType", .int(attribute.typeCode))]
                 if let value = attribute.defaultValue { settings.append(("XD_PAttK_defaultValueAsString", .string(value))) }
                 let stereotypes = stereotypeBucket([
-                    ("XD_PPropStereotype", [
-                        ("XD_PPSK_isOptional", .bool(attribute.isOptional)),
-                        ("XD_PPSK_isTransient", .bool(attribute.isTransient)),
-                    ]),
+                    (
+                        "XD_PPropStereotype",
+                        [
+                            ("XD_PPSK_isOptional", .bool(attribute.isOptional)),
+                            ("XD_PPSK_isTransient", .bool(attribute.isTransient)),
+                        ]
+                    ),
                     ("XD_PAtt_Stereotype", settings),
                 ])
-                set(slot, object("XDPMAttribute", [
-                    ("_name", .uid(add(.string(attribute.name)))), ("_owner", .uid(index)),
-                    ("XDBucketForStereotypesstorage", .uid(stereotypes)),
-                ]))
+                set(
+                    slot,
+                    object(
+                        "XDPMAttribute",
+                        [
+                            ("_name", .uid(add(.string(attribute.name)))), ("_owner", .uid(index)),
+                            ("XDBucketForStereotypesstorage", .uid(stereotypes)),
+                        ]))
                 owned.append((attribute.name, .uid(slot)))
             }
             for relationship in entity.relationships {
@@ -156,51 +163,75 @@ struct LegacyArchiveBuilder {
                 if let minimum = relationship.minCount { settings.append(("XD_PRK_minCount", .int(minimum))) }
                 if let maximum = relationship.maxCount { settings.append(("XD_PRK_maxCount", .int(maximum))) }
                 let stereotypes = stereotypeBucket([
-                    ("XD_PPropStereotype", [
-                        ("XD_PPSK_isOptional", .bool(relationship.isOptional)), ("XD_PPSK_isTransient", .bool(false)),
-                    ]),
+                    (
+                        "XD_PPropStereotype",
+                        [
+                            ("XD_PPSK_isOptional", .bool(relationship.isOptional)), ("XD_PPSK_isTransient", .bool(false)),
+                        ]
+                    ),
                     ("XD_PR_Stereotype", settings),
                 ])
-                set(slot, object("XDPMRelationship", [
-                    ("_name", .uid(add(.string(relationship.name)))), ("_owner", .uid(index)),
-                    ("XDBucketForStereotypesstorage", .uid(stereotypes)),
-                ]))
+                set(
+                    slot,
+                    object(
+                        "XDPMRelationship",
+                        [
+                            ("_name", .uid(add(.string(relationship.name)))), ("_owner", .uid(index)),
+                            ("XDBucketForStereotypesstorage", .uid(stereotypes)),
+                        ]))
                 owned.append((relationship.name, .uid(slot)))
             }
             var generalizations: [TestPlist] = []
             if let parent = entity.parent {
-                let generalization = object("XDUMLGeneralizationImp", [
-                    ("_general", .uid(entityIndex[parent] ?? 0)), ("_specific", .uid(index)),
-                ])
+                let generalization = object(
+                    "XDUMLGeneralizationImp",
+                    [
+                        ("_general", .uid(entityIndex[parent] ?? 0)), ("_specific", .uid(index)),
+                    ])
                 generalizations.append(.uid(generalization))
             }
             let stereotypes = stereotypeBucket([
-                ("XD_PStereotype", [
-                    ("XD_PSK_entityClassName", .string(entity.className)),
-                    ("XD_PSK_isAbstract", .bool(entity.isAbstract)),
-                    ("XD_PSK_userInfo", .uid(dictionary(entity.userInfo))),
-                    ("XD_PSK_fetchRequestsArray", .uid(array([]))),
-                ]),
+                (
+                    "XD_PStereotype",
+                    [
+                        ("XD_PSK_entityClassName", .string(entity.className)),
+                        ("XD_PSK_isAbstract", .bool(entity.isAbstract)),
+                        ("XD_PSK_userInfo", .uid(dictionary(entity.userInfo))),
+                        ("XD_PSK_fetchRequestsArray", .uid(array([]))),
+                    ]
+                )
             ])
-            set(index, object("XDPMEntity", [
-                ("_name", .uid(add(.string(entity.name)))), ("_isAbstract", .bool(entity.isAbstract)),
-                ("_owner", .uid(package)),
-                ("XDBucketForOwnedAttributesstorage", .uid(dictionary(owned))),
-                ("XDBucketForGeneralizationsstorage", .uid(array(generalizations))),
-                ("XDBucketForStereotypesstorage", .uid(stereotypes)),
-            ]))
+            set(
+                index,
+                object(
+                    "XDPMEntity",
+                    [
+                        ("_name", .uid(add(.string(entity.name)))), ("_isAbstract", .bool(entity.isAbstract)),
+                        ("_owner", .uid(package)),
+                        ("XDBucketForOwnedAttributesstorage", .uid(dictionary(owned))),
+                        ("XDBucketForGeneralizationsstorage", .uid(array(generalizations))),
+                        ("XDBucketForStereotypesstorage", .uid(stereotypes)),
+                    ]))
         }
         let listed = entities.compactMap { entity in entityIndex[entity.name].map { (entity.name, TestPlist.uid($0)) } }
         let classesBucket = dictionary(Array(repeating: listed, count: listing).flatMap { $0 })
-        set(package, object("XDModelPackage", [
-            ("_name", .uid(add(.string("Model")))), ("_xd_owningModel", .uid(model)),
-            ("XDBucketForClassesstorage", .uid(classesBucket)),
-            ("XDBucketForPackagesstorage", .uid(dictionary([]))),
-        ]))
-        set(model, object(rootClass, [
-            ("_xd_modelName", .uid(add(.string("Model.xcdatamodel")))), ("_xd_rootPackage", .uid(package)),
-            ("_configurationsByName", .uid(dictionary([]))), ("_modelVersionIdentifier", .uid(0)),
-        ]))
+        set(
+            package,
+            object(
+                "XDModelPackage",
+                [
+                    ("_name", .uid(add(.string("Model")))), ("_xd_owningModel", .uid(model)),
+                    ("XDBucketForClassesstorage", .uid(classesBucket)),
+                    ("XDBucketForPackagesstorage", .uid(dictionary([]))),
+                ]))
+        set(
+            model,
+            object(
+                rootClass,
+                [
+                    ("_xd_modelName", .uid(add(.string("Model.xcdatamodel")))), ("_xd_rootPackage", .uid(package)),
+                    ("_configurationsByName", .uid(dictionary([]))), ("_modelVersionIdentifier", .uid(0)),
+                ]))
         return .dict([
             ("$archiver", .string("NSKeyedArchiver")), ("$version", .int(100000)),
             ("$top", .dict([("root", .uid(model))])), ("$objects", .array(objects)),
@@ -250,9 +281,11 @@ struct LegacyArchiveBuilder {
                 if case .string = value { stored = .uid(add(value)) } else { stored = value }
                 items.append((key, .uid(object("XDUMLPropertyImp", [("_name", .uid(add(.string(key)))), ("_default", stored)]))))
             }
-            let stereotype = object("XDUMLStereotypeImp", [
-                ("_name", .uid(add(.string(name)))), ("XDBucketForOwnedAttributesstorage", .uid(dictionary(items))),
-            ])
+            let stereotype = object(
+                "XDUMLStereotypeImp",
+                [
+                    ("_name", .uid(add(.string(name)))), ("XDBucketForOwnedAttributesstorage", .uid(dictionary(items))),
+                ])
             entries.append((name, .uid(stereotype)))
         }
         return dictionary(entries)

@@ -24,33 +24,40 @@ struct LoaderEdgeCaseTests {
 
     @Test("unknown elements and attributes are ignored with a warning naming them and their line")
     func unknownVocabulary() throws {
-        let root = try folder(["M.xcdatamodel/contents": model("""
-            <entity name="E" representedClassName="E" futureFlag="YES">
-                <attribute name="a" attributeType="String" sparkles="7"/>
-                <hologram name="h"/>
-            </entity>
-            """)])
+        let root = try folder([
+            "M.xcdatamodel/contents": model(
+                """
+                <entity name="E" representedClassName="E" futureFlag="YES">
+                    <attribute name="a" attributeType="String" sparkles="7"/>
+                    <hologram name="h"/>
+                </entity>
+                """)
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         let loaded = try ModelLoader().load(url: root.appendingPathComponent("M.xcdatamodel"))
         #expect(loaded.model.entity(named: "E")?.attributes.map(\.name) == ["a"])
-        #expect(loaded.warnings.map(\.message) == [
-            "unknown attribute 'futureFlag' on <entity> ignored",
-            "unknown attribute 'sparkles' on <attribute> ignored",
-            "unknown element <hologram> in entity 'E' ignored",
-        ])
+        #expect(
+            loaded.warnings.map(\.message) == [
+                "unknown attribute 'futureFlag' on <entity> ignored",
+                "unknown attribute 'sparkles' on <attribute> ignored",
+                "unknown element <hologram> in entity 'E' ignored",
+            ])
         #expect(loaded.warnings.map { $0.location?.line } == [3, 4, 5])
         #expect(loaded.warnings.allSatisfy { $0.severity == .warning })
     }
 
     @Test("booleans in every spelling Xcode wrote, and a value that is not one")
     func booleans() throws {
-        let root = try folder(["M.xcdatamodel/contents": model("""
-            <entity name="E" isAbstract="true">
-                <attribute name="a" optional="YES" attributeType="String"/>
-                <attribute name="b" optional="false" attributeType="String"/>
-                <attribute name="c" optional="no" transient="True" attributeType="String"/>
-            </entity>
-            """)])
+        let root = try folder([
+            "M.xcdatamodel/contents": model(
+                """
+                <entity name="E" isAbstract="true">
+                    <attribute name="a" optional="YES" attributeType="String"/>
+                    <attribute name="b" optional="false" attributeType="String"/>
+                    <attribute name="c" optional="no" transient="True" attributeType="String"/>
+                </entity>
+                """)
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         let entity = try #require(try ModelLoader().load(url: root.appendingPathComponent("M.xcdatamodel")).model.entity(named: "E"))
         #expect(entity.isAbstract)
@@ -59,9 +66,12 @@ struct LoaderEdgeCaseTests {
 
         let bad = try folder(["M.xcdatamodel/contents": model(#"<entity name="E"><attribute name="a" optional="maybe" attributeType="String"/></entity>"#)])
         defer { try? FileManager.default.removeItem(at: bad) }
-        #expect(throws: ModelError.invalid([ModelDiagnostic(
-            .error, "'optional' is 'maybe', expected YES or NO",
-            at: SourceLocation(file: bad.appendingPathComponent("M.xcdatamodel/contents").path, line: 3))])
+        #expect(
+            throws: ModelError.invalid([
+                ModelDiagnostic(
+                    .error, "'optional' is 'maybe', expected YES or NO",
+                    at: SourceLocation(file: bad.appendingPathComponent("M.xcdatamodel/contents").path, line: 3))
+            ])
         ) {
             try ModelLoader().load(url: bad.appendingPathComponent("M.xcdatamodel"))
         }
@@ -99,7 +109,8 @@ struct LoaderEdgeCaseTests {
     func brokenCurrentVersion() throws {
         let root = try folder([
             "M.xcdatamodeld/M.xcdatamodel/contents": model(#"<entity name="E"/>"#),
-            "M.xcdatamodeld/.xccurrentversion": "<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>_XCCurrentVersionName</key>\n<string>M.xcdatamodel\n</dict>\n</plist>\n",
+            "M.xcdatamodeld/.xccurrentversion":
+                "<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>_XCCurrentVersionName</key>\n<string>M.xcdatamodel\n</dict>\n</plist>\n",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         do {
@@ -117,8 +128,11 @@ struct LoaderEdgeCaseTests {
     func emptyFile() throws {
         let root = try folder(["M.xcdatamodel/contents": ""])
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(throws: ModelError.invalid([ModelDiagnostic(
-            .error, "the file is empty", at: SourceLocation(file: root.appendingPathComponent("M.xcdatamodel/contents").path, line: 1))])
+        #expect(
+            throws: ModelError.invalid([
+                ModelDiagnostic(
+                    .error, "the file is empty", at: SourceLocation(file: root.appendingPathComponent("M.xcdatamodel/contents").path, line: 1))
+            ])
         ) {
             try ModelLoader().load(url: root.appendingPathComponent("M.xcdatamodel"))
         }

@@ -116,9 +116,11 @@ struct MalformedModelTests {
     @Test("a binary 'elements' file that is not an Xcode 3 model gets an error that says so and how to convert")
     func legacy() throws {
         let result = try failure("Legacy.xcdatamodel")
-        #expect(result.error == .legacyBinaryFormat(
-            path: TestPaths.fixture("Malformed/Legacy.xcdatamodel/elements").path,
-            reason: "not an Xcode 3 model archive: not an NSKeyedArchiver archive: no '$archiver' key"))
+        #expect(
+            result.error
+                == .legacyBinaryFormat(
+                    path: TestPaths.fixture("Malformed/Legacy.xcdatamodel/elements").path,
+                    reason: "not an Xcode 3 model archive: not an NSKeyedArchiver archive: no '$archiver' key"))
         #expect(result.text.contains("open the model once in Xcode"))
     }
 

@@ -19,8 +19,9 @@ struct PostgresConnectionTests {
         #expect(try roundTrip(.double(3.25), connection) == .double(3.25))
         #expect(try roundTrip(.double(-1e-300), connection) == .double(-1e-300))
         #expect(try roundTrip(.double(.infinity), connection) == .double(.infinity))
-        #expect(try roundTrip(.string("héllo ✓ 'quoted' \"x\"; DROP TABLE t"), connection)
-            == .string("héllo ✓ 'quoted' \"x\"; DROP TABLE t"))
+        #expect(
+            try roundTrip(.string("héllo ✓ 'quoted' \"x\"; DROP TABLE t"), connection)
+                == .string("héllo ✓ 'quoted' \"x\"; DROP TABLE t"))
         #expect(try roundTrip(.string(""), connection) == .string(""))
         #expect(try roundTrip(.data(Data([0, 1, 2, 255])), connection) == .data(Data([0, 1, 2, 255])))
         #expect(try roundTrip(.data(Data()), connection) == .data(Data()))
@@ -32,8 +33,9 @@ struct PostgresConnectionTests {
         #expect(try roundTrip(.date(secondsSinceReferenceDate: 123.5), connection) == .double(123.5))
         #expect(try roundTrip(.decimal(Decimal(string: "0.07") ?? 0), connection) == .double(0.07))
         let uuid = UUID(uuidString: "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11") ?? UUID()
-        #expect(try roundTrip(.uuid(uuid), connection)
-            == .data(Data([0xA0, 0xEE, 0xBC, 0x99, 0x9C, 0x0B, 0x4E, 0xF8, 0xBB, 0x6D, 0x6B, 0xB9, 0xBD, 0x38, 0x0A, 0x11])))
+        #expect(
+            try roundTrip(.uuid(uuid), connection)
+                == .data(Data([0xA0, 0xEE, 0xBC, 0x99, 0x9C, 0x0B, 0x4E, 0xF8, 0xBB, 0x6D, 0x6B, 0xB9, 0xBD, 0x38, 0x0A, 0x11])))
         if let url = URL(string: "https://example.org/a?b=c") {
             #expect(try roundTrip(.uri(url), connection) == .string("https://example.org/a?b=c"))
         }
@@ -42,7 +44,8 @@ struct PostgresConnectionTests {
     @Test("values of the server's own types are read")
     func serverTypes() throws {
         let connection = try PostgresConnection(url: TestDatabase.url())
-        let result = try connection.query("""
+        let result = try connection.query(
+            """
             SELECT true, false, 42::int2, -42::int4, 1.5::float4, 12345.678::numeric, -0.0001::numeric,
                    100000000000000000000::numeric, 0::numeric, '2001-01-01 00:01:00+00'::timestamptz,
                    '2000-01-01 00:00:00.5'::timestamp, '2000-12-31'::date,

@@ -1,10 +1,11 @@
 import CDQIModel
-@testable import CDQIPostgres
 import CDQIPredicate
 import CDQIStore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CDQIPostgres
 
 @Suite("PostgresStoreLayout")
 struct PostgresStoreLayoutTests {
@@ -93,12 +94,15 @@ struct PostgresStoreLayoutTests {
     func createStatements() throws {
         let layout = PostgresStoreLayout(model: Self.companyModel(), schemaName: "sales")
         let statements = try layout.createStatements()
-        #expect(statements.contains(
-            #"CREATE TABLE "sales"."ZDEPARTMENT" ("Z_PK" bigint PRIMARY KEY, "Z_ENT" bigint, "Z_OPT" bigint, "ZNAME" text)"#))
-        #expect(statements.contains(
-            #"CREATE TABLE "sales"."Z_2PROJECTS" ("Z_2MEMBERS" bigint, "Z_4PROJECTS" bigint, PRIMARY KEY ("Z_2MEMBERS", "Z_4PROJECTS"))"#))
-        #expect(statements.contains(
-            #"CREATE UNIQUE INDEX "Z_Project_UNIQUE_title" ON "sales"."ZPROJECT" ("ZTITLE" COLLATE "C" ASC)"#))
+        #expect(
+            statements.contains(
+                #"CREATE TABLE "sales"."ZDEPARTMENT" ("Z_PK" bigint PRIMARY KEY, "Z_ENT" bigint, "Z_OPT" bigint, "ZNAME" text)"#))
+        #expect(
+            statements.contains(
+                #"CREATE TABLE "sales"."Z_2PROJECTS" ("Z_2MEMBERS" bigint, "Z_4PROJECTS" bigint, PRIMARY KEY ("Z_2MEMBERS", "Z_4PROJECTS"))"#))
+        #expect(
+            statements.contains(
+                #"CREATE UNIQUE INDEX "Z_Project_UNIQUE_title" ON "sales"."ZPROJECT" ("ZTITLE" COLLATE "C" ASC)"#))
     }
 
     // MARK: With a server
@@ -140,20 +144,23 @@ struct PostgresStoreLayoutTests {
                 "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.string(schema)])
             var indexNames: Set<String> = []
             for row in 0..<indexes.rowCount { indexNames.insert(try indexes.string(row: row, column: 0) ?? "") }
-            #expect(indexNames == [
-                "Z_PRIMARYKEY_pkey", "Z_METADATA_pkey", "ZDEPARTMENT_pkey", "ZEMPLOYEE_pkey", "ZPROJECT_pkey",
-                "Z_2PROJECTS_pkey", "ZEMPLOYEE_ZDEPARTMENT_INDEX", "ZEMPLOYEE_Z_ENT_INDEX", "Z_2PROJECTS_Z_4PROJECTS_INDEX",
-                "Z_Project_UNIQUE_title",
-            ])
+            #expect(
+                indexNames == [
+                    "Z_PRIMARYKEY_pkey", "Z_METADATA_pkey", "ZDEPARTMENT_pkey", "ZEMPLOYEE_pkey", "ZPROJECT_pkey",
+                    "Z_2PROJECTS_pkey", "ZEMPLOYEE_ZDEPARTMENT_INDEX", "ZEMPLOYEE_Z_ENT_INDEX", "Z_2PROJECTS_Z_4PROJECTS_INDEX",
+                    "Z_Project_UNIQUE_title",
+                ])
 
             let entities = try connection.query(
-                #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#).rows()
-            #expect(entities == [
-                [.integer(1), .string("Department"), .integer(0), .integer(0)],
-                [.integer(2), .string("Employee"), .integer(0), .integer(0)],
-                [.integer(3), .string("Manager"), .integer(2), .integer(0)],
-                [.integer(4), .string("Project"), .integer(0), .integer(0)],
-            ])
+                #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#
+            ).rows()
+            #expect(
+                entities == [
+                    [.integer(1), .string("Department"), .integer(0), .integer(0)],
+                    [.integer(2), .string("Employee"), .integer(0), .integer(0)],
+                    [.integer(3), .string("Manager"), .integer(2), .integer(0)],
+                    [.integer(4), .string("Project"), .integer(0), .integer(0)],
+                ])
 
             let stored = try connection.query(#"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#)
             #expect(try stored.string(row: 0, column: 0) == metadata.uuid)
@@ -198,10 +205,12 @@ struct PostgresStoreLayoutTests {
         try TestDatabase.withScratchSchema { connection, schema in
             _ = try PostgresStoreLayout(model: Self.companyModel(), schemaName: schema).open(connection)
             let other = PostgresStoreLayout(model: Self.companyModel(extraProjectAttribute: true), schemaName: schema)
-            #expect(throws: PostgresStoreError.modelMismatch(
-                schema: schema,
-                differences: ["entity 'Project' differs: property 'budget' is in the model but not in the store (no column ZBUDGET)"]
-            )) {
+            #expect(
+                throws: PostgresStoreError.modelMismatch(
+                    schema: schema,
+                    differences: ["entity 'Project' differs: property 'budget' is in the model but not in the store (no column ZBUDGET)"]
+                )
+            ) {
                 try other.open(connection)
             }
             // The store's side: a model without Project's title has a column too many.
@@ -210,10 +219,12 @@ struct PostgresStoreLayoutTests {
                 fewer.entities[index].attributes = []
                 fewer.entities[index].uniquenessConstraints = []
             }
-            #expect(throws: PostgresStoreError.modelMismatch(
-                schema: schema,
-                differences: ["entity 'Project' differs: the store has column ZTITLE, which no property of the model has"]
-            )) {
+            #expect(
+                throws: PostgresStoreError.modelMismatch(
+                    schema: schema,
+                    differences: ["entity 'Project' differs: the store has column ZTITLE, which no property of the model has"]
+                )
+            ) {
                 try PostgresStoreLayout(model: fewer, schemaName: schema).open(connection)
             }
             let columns = try connection.query(
@@ -230,8 +241,10 @@ struct PostgresStoreLayoutTests {
         try TestDatabase.withScratchSchema { connection, schema in
             try connection.execute("CREATE TABLE invoices (id bigint)")
             let layout = PostgresStoreLayout(model: Self.companyModel(), schemaName: schema)
-            #expect(throws: PostgresStoreError.notACoreDataStore(
-                schema: schema, reason: "it has tables but no Z_METADATA and Z_PRIMARYKEY")) { try layout.open(connection) }
+            #expect(
+                throws: PostgresStoreError.notACoreDataStore(
+                    schema: schema, reason: "it has tables but no Z_METADATA and Z_PRIMARYKEY")
+            ) { try layout.open(connection) }
         }
     }
 
@@ -285,8 +298,10 @@ struct PostgresStoreLayoutTests {
         try TestDatabase.withScratchSchema { connection, schema in
             let layout = PostgresStoreLayout(model: Self.companyModel(), schemaName: schema)
             _ = try layout.open(connection)
-            #expect(throws: PostgresStoreError.damagedStore(
-                schema: schema, reason: "entity 9 has no Z_PRIMARYKEY row with a Z_MAX")) {
+            #expect(
+                throws: PostgresStoreError.damagedStore(
+                    schema: schema, reason: "entity 9 has no Z_PRIMARYKEY row with a Z_MAX")
+            ) {
                 try layout.allocateKeys(connection, rootEntityNumber: 9, count: 1)
             }
             #expect(try layout.allocateKeys(connection, rootEntityNumber: 1, count: 3) == 1...3)

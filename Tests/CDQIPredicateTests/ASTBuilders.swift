@@ -6,9 +6,12 @@ import Foundation
 
 func key(_ dotted: String) -> ExpressionNode { .keyPath(dotted) }
 func key(_ base: ExpressionNode, _ dotted: String) -> ExpressionNode {
-    ExpressionNode(kind: .keyPath(base: base, components: dotted.split(separator: ".").map { part in
-        part.hasPrefix("@") ? .collectionOperator(CollectionOperator(rawValue: String(part.dropFirst()))!) : .key(String(part))
-    }))
+    ExpressionNode(
+        kind: .keyPath(
+            base: base,
+            components: dotted.split(separator: ".").map { part in
+                part.hasPrefix("@") ? .collectionOperator(CollectionOperator(rawValue: String(part.dropFirst()))!) : .key(String(part))
+            }))
 }
 func int(_ i: Int64) -> ExpressionNode { .constant(.integer(i)) }
 func dbl(_ d: Double) -> ExpressionNode { .constant(.double(d)) }

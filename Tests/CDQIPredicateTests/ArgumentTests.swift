@@ -44,7 +44,8 @@ struct ArgumentTests {
         #expect(p == AND(cmp(.equalTo, key("employees.name"), str("Bob")), cmp(.greaterThan, key("tags.@count"), int(2))))
         #expect(try PredicateNode(format: "'%@' == %@", "x") == cmp(.equalTo, str("%@"), str("x")))
         #expect(try PredicateNode(format: "a == %@", 1, 2, 3) == cmp(.equalTo, key("a"), int(1)))
-        #expect(try PredicateNode(format: "SELF LIKE %@*%@", "a", "b")
+        #expect(
+            try PredicateNode(format: "SELF LIKE %@*%@", "a", "b")
                 == cmp(.like, selfExpr, fn(.multiply, str("a"), str("b"))))
     }
 

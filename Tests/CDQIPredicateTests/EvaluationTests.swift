@@ -156,8 +156,9 @@ struct EvaluationTests {
 
     @Test("the speed predicate evaluates as expected")
     func speedPredicate() throws {
-        let p = try PredicateNode(format: "(salary > %@) AND (department.name BEGINSWITH[cd] %@) AND ANY languages.name IN %@",
-                                  100_000, "RÉS", ["Swift", "Go"])
+        let p = try PredicateNode(
+            format: "(salary > %@) AND (department.name BEGINSWITH[cd] %@) AND ANY languages.name IN %@",
+            100_000, "RÉS", ["Swift", "Go"])
         let lang: [String: Any] = ["name": "Swift"]
         let object: [String: Any] = ["salary": 120_000, "department": ["name": "Research"], "languages": [lang]]
         #expect(try p.evaluate(with: object))

@@ -1,7 +1,8 @@
-@testable import CDQIPredicate
 import CDQITestSupport
 import Foundation
 import Testing
+
+@testable import CDQIPredicate
 
 /// The evaluator's shortcuts for `key.path op constant` and `ANY|ALL to.many.key op constant` must
 /// answer exactly as the general evaluation does: same truth value, same error.
@@ -12,8 +13,10 @@ struct FastPathAgreementTests {
         "department.employees.name", "employees", "employees.name", "employees.age", "employees.nickname",
         "employees.department.name", "name.length", "missing", "department.missing", "employees.missing",
     ]
-    private static let operators = ["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES",
-                                    "CONTAINS", "IN"]
+    private static let operators = [
+        "==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES",
+        "CONTAINS", "IN",
+    ]
     private static let options = ["", "[c]", "[d]", "[cd]", "[n]"]
     private static let constants = [
         "nil", "34", "28.0", "120000", "150000.5", "'Alice'", "'alice'", "'ALI*'", "'Bob'", "'bob*'", "'Café'",
@@ -44,7 +47,8 @@ struct FastPathAgreementTests {
             let modifier = ["", "ANY ", "ALL ", "NONE "].randomElement(using: &rng) ?? ""
             let keyPath = Self.keyPaths.randomElement(using: &rng) ?? "name"
             let op = Self.operators.randomElement(using: &rng) ?? "=="
-            let option = ["==", "!=", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "CONTAINS", "IN"].contains(op)
+            let option =
+                ["==", "!=", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "CONTAINS", "IN"].contains(op)
                 ? (Self.options.randomElement(using: &rng) ?? "") : ""
             let constant = Self.constants.randomElement(using: &rng) ?? "nil"
             let format = "\(modifier)\(keyPath) \(op)\(option) \(constant)"

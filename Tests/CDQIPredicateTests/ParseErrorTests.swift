@@ -19,18 +19,21 @@ struct ParseErrorTests {
         let e = try #require(error("salary > 5 AND name BEGINSWITH"))
         #expect(e.message == "expected an expression after 'BEGINSWITH'")
         #expect(e.utf8Offset == 30)
-        #expect(e.description == """
-            error: expected an expression after 'BEGINSWITH'
-             --> salary > 5 AND name BEGINSWITH
-                                               ^
-            """)
+        #expect(
+            e.description == """
+                error: expected an expression after 'BEGINSWITH'
+                 --> salary > 5 AND name BEGINSWITH
+                                                   ^
+                """)
     }
 
-    @Test("offsets point at the offending token", arguments: [
-        ("name == ?", 8), ("name NOT IN {'a'}", 5), ("%k == 1", 0), ("name == 'abc", 8), ("name LIKE[x] 'a'", 10),
-        ("factorial(3)", 0), ("a.0 == 1", 1), ("(a == 1", 7), ("a == 1)", 6), ("a == 1 AND", 10),
-        ("FUNCTION('abc', func, 1)", 16),
-    ])
+    @Test(
+        "offsets point at the offending token",
+        arguments: [
+            ("name == ?", 8), ("name NOT IN {'a'}", 5), ("%k == 1", 0), ("name == 'abc", 8), ("name LIKE[x] 'a'", 10),
+            ("factorial(3)", 0), ("a.0 == 1", 1), ("(a == 1", 7), ("a == 1)", 6), ("a == 1 AND", 10),
+            ("FUNCTION('abc', func, 1)", 16),
+        ])
     func offsets(_ format: String, _ offset: Int) throws {
         let e = try #require(error(format))
         #expect(e.utf8Offset == offset)
@@ -51,7 +54,8 @@ struct ParseErrorTests {
 
     @Test("argument count and types are checked")
     func arguments() throws {
-        #expect(try #require(error("a == %@ AND b == %@", 1)).message
+        #expect(
+            try #require(error("a == %@ AND b == %@", 1)).message
                 == "not enough arguments: '%@' needs argument 2, but 1 were given")
         #expect(try #require(error("%K == 1", 5)).message == "argument 1 for '%K' must be a key path string, not Int")
         #expect(try #require(error("a == %d", "x")).message == "argument 1 for '%d' must be an integer that fits in 64 bits, not String")
@@ -60,8 +64,9 @@ struct ParseErrorTests {
         #expect(error("a == %%", 1) != nil)
     }
 
-    @Test("integer literals that do not fit in Int64 are errors",
-          arguments: ["a == 99999999999999999999", "a == 0xFFFFFFFFFFFFFFFF", "a == 0b" + String(repeating: "1", count: 64)])
+    @Test(
+        "integer literals that do not fit in Int64 are errors",
+        arguments: ["a == 99999999999999999999", "a == 0xFFFFFFFFFFFFFFFF", "a == 0b" + String(repeating: "1", count: 64)])
     func hugeIntegers(_ format: String) {
         #expect(error(format) != nil)
     }

@@ -12,8 +12,10 @@ struct RandomASTGenerator {
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
     mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
 
-    static let keys = ["name", "age", "salary", "department", "employees", "tags", "size", "first", "in", "like", "x_1", "_k",
-                       "any", "SELF2", "count", "sum", "now"]
+    static let keys = [
+        "name", "age", "salary", "department", "employees", "tags", "size", "first", "in", "like", "x_1", "_k",
+        "any", "SELF2", "count", "sum", "now",
+    ]
     static let variables = ["e", "d", "minAge", "first", "v_2"]
 
     mutating func identifier() -> String { pick(Self.keys) }
@@ -45,11 +47,16 @@ struct RandomASTGenerator {
         case 8: return .decimal(Decimal(string: pick(["0.07", "13", "-2.5", "123456.789"])) ?? 0)
         case 9: return .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())
         case 10: return .data(Data((0..<int(0...6)).map { _ in UInt8(int(0...255)) }))
-        case 11: return .uri(URL(string: pick(["https://example.com/a?b=c", "file:///tmp/x", "mailto:a@b.c"]))
-                                ?? URL(fileURLWithPath: "/"))
+        case 11:
+            return .uri(
+                URL(string: pick(["https://example.com/a?b=c", "file:///tmp/x", "mailto:a@b.c"]))
+                    ?? URL(fileURLWithPath: "/"))
         case 12: return .objectID(ObjectReference(entityName: "Employee", storeIdentifier: "3F2A-11", identity: .primaryKey(Int64(int(1...99)))))
-        default: return .objectID(ObjectReference(entityName: "Department", storeIdentifier: "",
-                                                  identity: .temporary(UUID(uuidString: "00000000-0000-0000-0000-00000000000A") ?? UUID())))
+        default:
+            return .objectID(
+                ObjectReference(
+                    entityName: "Department", storeIdentifier: "",
+                    identity: .temporary(UUID(uuidString: "00000000-0000-0000-0000-00000000000A") ?? UUID())))
         }
     }
 
@@ -83,19 +90,25 @@ struct RandomASTGenerator {
             let selector: ExpressionNode.IndexSelector = pick([.first, .last, .size, .at(expression(depth: d))])
             return .index(expression(depth: d), selector)
         case 4, 5:
-            let f = pick([BuiltinFunction.add, .subtract, .multiply, .divide, .raise, .bitwiseAnd, .bitwiseOr, .bitwiseXor,
-                          .leftShift, .rightShift])
+            let f = pick([
+                BuiltinFunction.add, .subtract, .multiply, .divide, .raise, .bitwiseAnd, .bitwiseOr, .bitwiseXor,
+                .leftShift, .rightShift,
+            ])
             return .function(f, [expression(depth: d), expression(depth: d)])
         case 6: return .function(pick([.negate, .onesComplement]), [expression(depth: d)])
         case 7:
             let f = pick(BuiltinFunction.allCases.filter { $0.infixOperator == nil && $0 != .negate && $0 != .onesComplement })
             return .function(f, (0..<f.arity).map { _ in expression(depth: d) })
         case 8:
-            return ExpressionNode(kind: .methodCall(target: expression(depth: d), selector: pick(["pow:", "uppercase", "a:b:"]),
-                                                    arguments: (0..<int(0...2)).map { _ in expression(depth: d) }))
+            return ExpressionNode(
+                kind: .methodCall(
+                    target: expression(depth: d), selector: pick(["pow:", "uppercase", "a:b:"]),
+                    arguments: (0..<int(0...2)).map { _ in expression(depth: d) }))
         case 9:
-            return ExpressionNode(kind: .subquery(collection: expression(depth: d), variable: pick(Self.variables),
-                                                  predicate: predicate(depth: d)))
+            return ExpressionNode(
+                kind: .subquery(
+                    collection: expression(depth: d), variable: pick(Self.variables),
+                    predicate: predicate(depth: d)))
         case 10: return ExpressionNode(kind: .ternary(predicate(depth: d), expression(depth: d), expression(depth: d)))
         case 11: return ExpressionNode(kind: .cast(.keyPath(keyComponents()), type: pick(["NSString", "NSDate", "NSNumber"])))
         case 12: return ExpressionNode(kind: .assignment(variable: pick(Self.variables), expression(depth: d)))
@@ -127,12 +140,15 @@ struct RandomASTGenerator {
     }
 
     mutating func comparison(depth: Int) -> PredicateNode {
-        let op = pick([ComparisonOperator.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equalTo, .notEqualTo,
-                       .like, .beginsWith, .endsWith, .in, .contains, .between, .utiConformsTo, .utiEquals,
-                       .customSelector("isKindOfClass:"), .customSelector("a:b:")])
+        let op = pick([
+            ComparisonOperator.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .equalTo, .notEqualTo,
+            .like, .beginsWith, .endsWith, .in, .contains, .between, .utiConformsTo, .utiEquals,
+            .customSelector("isKindOfClass:"), .customSelector("a:b:"),
+        ])
         let modifier = pick([ComparisonModifier.direct, .direct, .any, .all])
-        return .comparison(expression(depth: max(depth, 0)), op, expression(depth: max(depth, 0)), modifier: modifier,
-                           options: op.acceptsOptions ? options() : [])
+        return .comparison(
+            expression(depth: max(depth, 0)), op, expression(depth: max(depth, 0)), modifier: modifier,
+            options: op.acceptsOptions ? options() : [])
     }
 }
 

@@ -57,16 +57,21 @@ struct NoTrapTests {
     func evaluateGenerated() {
         var generator = RandomASTGenerator(seed: 7)
         let fixture = Fixture()
-        let objects: [any KeyValueAccessible] = [fixture.alice, fixture.research, fixture.empty,
-                                                 ["name": "x", "age": 3, "tags": ["a"]] as [String: Any]]
+        let objects: [any KeyValueAccessible] = [
+            fixture.alice, fixture.research, fixture.empty,
+            ["name": "x", "age": 3, "tags": ["a"]] as [String: Any],
+        ]
         var evaluated = 0
         var failed = 0
         for i in 0..<3000 {
             let p = generator.predicate(depth: 3)
             do {
-                _ = try p.evaluate(with: objects[i % objects.count],
-                                   variables: ["e": .object(fixture.bob), "d": .scalar(.integer(2)),
-                                               "minAge": .scalar(.double(3.5)), "first": .array([]), "v_2": .null])
+                _ = try p.evaluate(
+                    with: objects[i % objects.count],
+                    variables: [
+                        "e": .object(fixture.bob), "d": .scalar(.integer(2)),
+                        "minAge": .scalar(.double(3.5)), "first": .array([]), "v_2": .null,
+                    ])
                 evaluated += 1
             } catch {
                 failed += 1

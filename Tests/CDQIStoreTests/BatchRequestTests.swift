@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Batch delete and batch update (issue 17, item 3): delete rules as Core Data applies them in SQL,
 /// sub-entities sharing a table, join-table rows, `Z_OPT` and optimistic locking, results, and what
@@ -81,8 +82,9 @@ struct BatchRequestTests {
     }
 
     static func deleteRequest(_ entity: String, _ format: String, _ arguments: Any?..., subentities: Bool = true) throws -> BatchDeleteRequest {
-        BatchDeleteRequest(fetchRequest: FetchRequest(
-            entityName: entity, predicate: try PredicateNode(format: format, argumentArray: arguments), includesSubentities: subentities))
+        BatchDeleteRequest(
+            fetchRequest: FetchRequest(
+                entityName: entity, predicate: try PredicateNode(format: format, argumentArray: arguments), includesSubentities: subentities))
     }
 
     static func rows(_ coordinator: PersistentStoreCoordinator, _ sql: String) throws -> [[String]] {
@@ -120,8 +122,9 @@ struct BatchRequestTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         try Self.seed(context)
         #expect(try context.execute(Self.deleteRequest("Department", "name == %@", "D1")) == .status(true))
-        #expect(try Self.rows(coordinator, "SELECT ZNAME, ZDEPARTMENT IS NULL, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME")
-            == [["Ann", "1", "2"], ["Bob", "1", "2"], ["Cy", "0", "1"], ["Max", "0", "1"]])
+        #expect(
+            try Self.rows(coordinator, "SELECT ZNAME, ZDEPARTMENT IS NULL, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME")
+                == [["Ann", "1", "2"], ["Bob", "1", "2"], ["Cy", "0", "1"], ["Max", "0", "1"]])
     }
 
     @Test("nullify against a mandatory inverse refuses the whole batch and changes nothing")
@@ -250,10 +253,14 @@ struct BatchRequestTests {
             entityName: "Employee", predicate: try PredicateNode(format: "salary >= 200"),
             propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary * 2 + 1")), "name": .value("X")])
         request.resultType = .objectIDs
-        guard case .objectIDs(let ids) = try context.execute(request) else { Issue.record("not object IDs"); return }
+        guard case .objectIDs(let ids) = try context.execute(request) else {
+            Issue.record("not object IDs")
+            return
+        }
         #expect(Set(ids) == Set(["Bob", "Cy", "Max"].compactMap { objects[$0]?.objectID }))
-        #expect(try Self.rows(coordinator, "SELECT ZSALARY, ZNAME, Z_OPT FROM ZEMPLOYEE ORDER BY Z_PK")
-            == [["100", "Ann", "1"], ["401", "X", "2"], ["601", "X", "2"], ["801", "X", "2"]])
+        #expect(
+            try Self.rows(coordinator, "SELECT ZSALARY, ZNAME, Z_OPT FROM ZEMPLOYEE ORDER BY Z_PK")
+                == [["100", "Ann", "1"], ["401", "X", "2"], ["601", "X", "2"], ["801", "X", "2"]])
         // A stored value converted to the attribute's type, and a count result.
         request = BatchUpdateRequest(entityName: "Manager", propertiesToUpdate: ["level": .stored(.integer(7))])
         request.resultType = .count
@@ -277,13 +284,15 @@ struct BatchRequestTests {
             try context.execute(BatchUpdateRequest(entityName: "Nobody", propertiesToUpdate: ["salary": .value(1)]))
         }
         #expect(throws: BatchError.self) {
-            try context.execute(BatchUpdateRequest(
-                entityName: "Employee", propertiesToUpdate: ["name": .expression(try ExpressionNode(format: "department.name"))]))
+            try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Employee", propertiesToUpdate: ["name": .expression(try ExpressionNode(format: "department.name"))]))
         }
         // A predicate value that would be SQL if pasted in is only a bound value.
-        _ = try context.execute(BatchUpdateRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "name == %@", "x' OR 1=1 --"),
-            propertiesToUpdate: ["salary": .value(0)]))
+        _ = try context.execute(
+            BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "name == %@", "x' OR 1=1 --"),
+                propertiesToUpdate: ["salary": .value(0)]))
         #expect(try Self.rows(coordinator, "SELECT SUM(ZSALARY), MAX(Z_OPT) FROM ZEMPLOYEE") == [["1000", "1"]])
     }
 
@@ -297,8 +306,9 @@ struct BatchRequestTests {
         let objects = try Self.seed(context)
         let ann = try #require(objects["Ann"]), cy = try #require(objects["Cy"])
         #expect(try ann.value(forKey: "salary") as? Int64 == 100)
-        _ = try context.execute(BatchUpdateRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "name == 'Ann'"), propertiesToUpdate: ["salary": .value(150)]))
+        _ = try context.execute(
+            BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "name == 'Ann'"), propertiesToUpdate: ["salary": .value(150)]))
         #expect(try ann.value(forKey: "salary") as? Int64 == 150)
         _ = try context.execute(Self.deleteRequest("Employee", "name == 'Cy'"))
         #expect(throws: ManagedObjectError.self) { try cy.value(forKey: "name") }
@@ -319,8 +329,10 @@ struct BatchRequestTests {
         reader.automaticallyMergesChangesFromParent = true
         let people = try reader.fetch(FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "name")]))
         #expect(try people.map { try $0.value(forKey: "salary") as? Int64 } == [100, 200, 300, 400])
-        _ = try writer.execute(BatchUpdateRequest(entityName: "Employee", predicate: try PredicateNode(format: "salary < 250"),
-            propertiesToUpdate: ["salary": .value(1)]))
+        _ = try writer.execute(
+            BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "salary < 250"),
+                propertiesToUpdate: ["salary": .value(1)]))
         _ = try writer.execute(Self.deleteRequest("Employee", "name == 'Cy'"))
         reader.processPendingMerges()
         #expect(try people[0].value(forKey: "salary") as? Int64 == 1)
@@ -343,8 +355,9 @@ struct BatchRequestTests {
         var update = BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .value(1)])
         update.resultType = .count
         #expect(try fresh.execute(update) == .count(2))
-        #expect(try Self.rows(coordinator, "SELECT ZNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME")
-            == [["Cy", "1", "2"], ["Max", "1", "2"]])
+        #expect(
+            try Self.rows(coordinator, "SELECT ZNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE ORDER BY ZNAME")
+                == [["Cy", "1", "2"], ["Max", "1", "2"]])
         #expect(try Self.rows(coordinator, "SELECT COUNT(*) FROM ZBADGE") == [["0"]])
     }
 
@@ -356,8 +369,9 @@ struct BatchRequestTests {
         let objects = try Self.seed(context)
         let ann = try #require(objects["Ann"])
         try ann.setValue("Annie", forKey: "name")
-        _ = try context.execute(BatchUpdateRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "name == 'Ann'"), propertiesToUpdate: ["salary": .value(999)]))
+        _ = try context.execute(
+            BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "name == 'Ann'"), propertiesToUpdate: ["salary": .value(999)]))
         // The unsaved edit survived the merge.
         #expect(try ann.value(forKey: "name") as? String == "Annie")
         #expect(throws: ContextError.self) { try context.save() }

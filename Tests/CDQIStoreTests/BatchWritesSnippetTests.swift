@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The "Batch writes" section's example (the Batch Writes article, Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md), as written there (the model from
 /// the package's fixtures, the store in a temporary folder), and the values its comments give.
@@ -20,8 +21,10 @@ struct BatchWritesSnippetTests {
 
         // Engineering: Ann 120 000, Bob 90 000, Cy 80 000. Sales: Dee 70 000, Eve 60 000.
         var employees: [String: ManagedObject] = [:]
-        for (department, people) in [("Engineering", [("Ann", 120_000), ("Bob", 90_000), ("Cy", 80_000)]),
-                                     ("Sales", [("Dee", 70_000), ("Eve", 60_000)])] {
+        for (department, people) in [
+            ("Engineering", [("Ann", 120_000), ("Bob", 90_000), ("Cy", 80_000)]),
+            ("Sales", [("Dee", 70_000), ("Eve", 60_000)]),
+        ] {
             let group = try context.insertNewObject(forEntityName: "Department")
             try group.setValue(department, forKey: "name")
             for (name, salary) in people {
@@ -41,24 +44,28 @@ struct BatchWritesSnippetTests {
             predicate: try PredicateNode(format: "department.name == %@ AND salary < %@", "Engineering", 100_000),
             propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary + 5000"))])
         raise.resultType = .count
-        let raised = try context.execute(raise)                     // .count(2): Bob and Cy
-        let bobsSalary = try employees["Bob"]?.value(forKey: "salary")   // 95 000: Bob was refreshed
+        let raised = try context.execute(raise)  // .count(2): Bob and Cy
+        let bobsSalary = try employees["Bob"]?.value(forKey: "salary")  // 95 000: Bob was refreshed
 
         // Close Sales: Department.employees is Cascade, so Dee and Eve go with it.
-        var close = BatchDeleteRequest(fetchRequest: FetchRequest(
-            entityName: "Department", predicate: try PredicateNode(format: "name == %@", "Sales")))
+        var close = BatchDeleteRequest(
+            fetchRequest: FetchRequest(
+                entityName: "Department", predicate: try PredicateNode(format: "name == %@", "Sales")))
         close.resultType = .objectIDs
-        let closed = try context.execute(close)                     // .objectIDs([the Sales department's ID])
-        let left = try context.count(for: FetchRequest(entityName: "Employee"))   // 3
+        let closed = try context.execute(close)  // .objectIDs([the Sales department's ID])
+        let left = try context.count(for: FetchRequest(entityName: "Employee"))  // 3
         // Dee's object is an invalidated fault now: using it throws instead of showing deleted data.
-        let deeName = try? employees["Dee"]?.value(forKey: "firstName")          // nil (it threw)
+        let deeName = try? employees["Dee"]?.value(forKey: "firstName")  // nil (it threw)
 
         #expect(raised == .count(2))
         #expect(bobsSalary as? Int32 == 95_000)
         // The only department left is Engineering; the ID returned is the other one's.
         let remaining = try context.fetch(FetchRequest(entityName: "Department"))
         #expect(try remaining.map { try $0.value(forKey: "name") as? String } == ["Engineering"])
-        guard case .objectIDs(let ids) = closed else { Issue.record("not object IDs"); return }
+        guard case .objectIDs(let ids) = closed else {
+            Issue.record("not object IDs")
+            return
+        }
         #expect(ids.count == 1 && ids.first?.entityName == "Department" && ids.first != remaining.first?.objectID)
         #expect(left == 3)
         #expect(deeName == nil)
@@ -70,7 +77,8 @@ struct BatchWritesSnippetTests {
     @Test("the example in the Batch Writes article is the one this test runs")
     func draftMatches() throws {
         let draft = try String(
-            contentsOf: StoreTestSupport.packageRoot.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md"), encoding: .utf8)
+            contentsOf: StoreTestSupport.packageRoot.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md"),
+            encoding: .utf8)
         for line in [
             #"propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary + 5000"))])"#,
             #"let raised = try context.execute(raise)                     // .count(2): Bob and Cy"#,

@@ -26,29 +26,29 @@ struct CompiledFetchReuseTests {
         let model = try StoreTestSupport.fixtureModel("Company")
         let requests: [FetchRequest] = [
             try Self.request("lastName >= %@ AND lastName < %@", ["a", "b"]),
-            try Self.request("lastName >= %@ AND lastName < %@", ["c", "d"]),       // constants only: reused
-            try Self.request("lastName >= %@ AND lastName < %@", [1, 2]),           // constant classes
-            try Self.request("lastName >= %@ AND lastName < %@", [nil, "x"]),       // nil
-            try Self.request("lastName >= %@ OR lastName < %@", ["a", "b"]),        // and/or
-            try Self.request("lastName >= %@ OR lastName <= %@", ["a", "b"]),       // operator
+            try Self.request("lastName >= %@ AND lastName < %@", ["c", "d"]),  // constants only: reused
+            try Self.request("lastName >= %@ AND lastName < %@", [1, 2]),  // constant classes
+            try Self.request("lastName >= %@ AND lastName < %@", [nil, "x"]),  // nil
+            try Self.request("lastName >= %@ OR lastName < %@", ["a", "b"]),  // and/or
+            try Self.request("lastName >= %@ OR lastName <= %@", ["a", "b"]),  // operator
             try Self.request("lastName BEGINSWITH %@", ["a"]),
-            try Self.request("lastName BEGINSWITH[cd] %@", ["a"]),                  // options
-            try Self.request("firstName BEGINSWITH[cd] %@", ["a"]),                 // key path
+            try Self.request("lastName BEGINSWITH[cd] %@", ["a"]),  // options
+            try Self.request("firstName BEGINSWITH[cd] %@", ["a"]),  // key path
             try Self.request("department.name BEGINSWITH[cd] %@", ["a"]),
             try Self.request("lastName IN %@", [["a", "b"]]),
-            try Self.request("lastName IN %@", [["a", "b", "c"]]),                  // collection size
+            try Self.request("lastName IN %@", [["a", "b", "c"]]),  // collection size
             try Self.request("ANY employees.salary > %@", [10], entity: "Department"),
-            try Self.request("ALL employees.salary > %@", [10], entity: "Department"),   // modifier
+            try Self.request("ALL employees.salary > %@", [10], entity: "Department"),  // modifier
             try Self.request("SUBQUERY(employees, $e, $e.salary > %@).@count > %@", [10, 1], entity: "Department"),
             try Self.request("SUBQUERY(employees, $x, $x.salary > %@).@count > %@", [10, 1], entity: "Department"),
             try Self.request("salary > %@", [5]),
-            try Self.request("salary > %@", [5], sortedBy: ["lastName"]),          // order
-            try Self.request("salary > %@", [5], sortedBy: ["lastName"], limit: 3),   // window
-            try Self.request(nil),                                                  // no predicate
+            try Self.request("salary > %@", [5], sortedBy: ["lastName"]),  // order
+            try Self.request("salary > %@", [5], sortedBy: ["lastName"], limit: 3),  // window
+            try Self.request(nil),  // no predicate
             try Self.request("salary > %@ + %@", [5, 6]),
-            try Self.request("salary > %@ * %@", [5, 6]),                           // function
+            try Self.request("salary > %@ * %@", [5, 6]),  // function
             try Self.request("hireDate < now()"),
-            try Self.request("hireDate < now()"),                                   // not reusable
+            try Self.request("hireDate < now()"),  // not reusable
         ]
         let store = try SQLiteStore(model: model, url: nil)
         for (index, request) in requests.enumerated() {

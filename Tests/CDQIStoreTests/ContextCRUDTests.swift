@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Inserting, saving, reading back, updating and deleting objects through a store file.
 @Suite("Context: create, read, update, delete")
@@ -13,13 +14,17 @@ struct ContextCRUDTests {
         defer { cleanUp() }
         let context = ManagedObjectContext(coordinator: coordinator)
         let research = try ContextTestSupport.insert(context, "Department", ["name": "Research", "budget": Decimal(string: "1234.5")])
-        let ada = try ContextTestSupport.insert(context, "Employee", [
-            "firstName": "Ada", "lastName": "Lovelace", "salary": 100,
-            "hireDate": Date(timeIntervalSinceReferenceDate: 1000.5), "department": research,
-        ])
-        let alan = try ContextTestSupport.insert(context, "Employee", [
-            "firstName": "Alan", "lastName": "Turing", "salary": 200, "department": research,
-        ])
+        let ada = try ContextTestSupport.insert(
+            context, "Employee",
+            [
+                "firstName": "Ada", "lastName": "Lovelace", "salary": 100,
+                "hireDate": Date(timeIntervalSinceReferenceDate: 1000.5), "department": research,
+            ])
+        let alan = try ContextTestSupport.insert(
+            context, "Employee",
+            [
+                "firstName": "Alan", "lastName": "Turing", "salary": 200, "department": research,
+            ])
         #expect(ada.objectID.isTemporaryID)
         #expect(ada.objectID.uriString.hasPrefix("x-coredata:///Employee/t"))
         #expect(context.insertedObjects == [research, ada, alan])
@@ -32,17 +37,21 @@ struct ContextCRUDTests {
         #expect(ada.objectID.primaryKey == 1 && alan.objectID.primaryKey == 2 && research.objectID.primaryKey == 1)
         let uuid = coordinator.storeIdentifier
         #expect(ada.objectID.uriString == "x-coredata://\(uuid)/Employee/p1")
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
-            ["1", "Department", "1"], ["2", "Employee", "2"], ["3", "TestEntity", "0"],
-        ])
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_ENT, Z_OPT, ZBUDGET, ZNAME FROM ZDEPARTMENT") == [
-            ["1", "1", "1", "r:1234.5", "Research"],
-        ])
-        #expect(try ContextTestSupport.rows(file: url,
-            "SELECT Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZNICKNAME, ZSALARY, ZDEPARTMENT, ZHIREDATE FROM ZEMPLOYEE ORDER BY Z_PK") == [
-            ["1", "2", "1", "Ada", "Lovelace", "NULL", "100", "1", "r:1000.5"],
-            ["2", "2", "1", "Alan", "Turing", "NULL", "200", "1", "NULL"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+                ["1", "Department", "1"], ["2", "Employee", "2"], ["3", "TestEntity", "0"],
+            ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_ENT, Z_OPT, ZBUDGET, ZNAME FROM ZDEPARTMENT") == [
+                ["1", "1", "1", "r:1234.5", "Research"]
+            ])
+        #expect(
+            try ContextTestSupport.rows(
+                file: url,
+                "SELECT Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZNICKNAME, ZSALARY, ZDEPARTMENT, ZHIREDATE FROM ZEMPLOYEE ORDER BY Z_PK") == [
+                    ["1", "2", "1", "Ada", "Lovelace", "NULL", "100", "1", "r:1000.5"],
+                    ["2", "2", "1", "Alan", "Turing", "NULL", "200", "1", "NULL"],
+                ])
 
         // A new coordinator on the same file: what another process would see.
         let reopened = try PersistentStoreCoordinator(model: try StoreTestSupport.fixtureModel("Company"), url: url)
@@ -65,9 +74,10 @@ struct ContextCRUDTests {
         #expect(adaAgain.isUpdated)
         #expect(fresh.updatedObjects == [adaAgain])
         try fresh.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_OPT, ZSALARY FROM ZEMPLOYEE ORDER BY Z_PK") == [
-            ["1", "2", "150"], ["2", "1", "200"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_OPT, ZSALARY FROM ZEMPLOYEE ORDER BY Z_PK") == [
+                ["1", "2", "150"], ["2", "1", "200"],
+            ])
 
         // Delete: the row goes; the department loses the employee (and its Z_OPT goes up).
         let alanAgain = try #require(employees.first { $0 !== adaAgain })
@@ -103,11 +113,13 @@ struct ContextCRUDTests {
         try context.save()
         let rows = try ContextTestSupport.rows(
             context.coordinator,
-            "SELECT e.ZFIRSTNAME, IFNULL(d.ZNAME, '-'), IFNULL(e.ZHIREDATE, '-'), e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK")
-        #expect(rows == [
-            ["Anna", "Research", "-", "2"], ["Bob", "Sales", "-", "2"], ["Cleopatra", "Research", "86400", "2"],
-            ["Daniel", "-", "-", "2"],
-        ])
+            "SELECT e.ZFIRSTNAME, IFNULL(d.ZNAME, '-'), IFNULL(e.ZHIREDATE, '-'), e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK"
+        )
+        #expect(
+            rows == [
+                ["Anna", "Research", "-", "2"], ["Bob", "Sales", "-", "2"], ["Cleopatra", "Research", "86400", "2"],
+                ["Daniel", "-", "-", "2"],
+            ])
     }
 
     @Test("every attribute type is stored as Core Data stores it and read back with its type")
@@ -117,25 +129,34 @@ struct ContextCRUDTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let link = try #require(URL(string: "https://example.com/a?b=c"))
-        let object = try ContextTestSupport.insert(context, "TestEntity", [
-            "binary": Data([0, 1, 2, 255]), "boolean": true, "date": Date(timeIntervalSinceReferenceDate: 12345.25),
-            "decimal": Decimal(string: "10.11"), "double": 3.5, "float": Float(1.25), "integer16": Int16(-7),
-            "integer32": 70000, "integer64": Int64(1) << 40, "string": "héllo", "transformable": Data([9]),
-            "uri": link, "uuid": uuid,
-        ])
+        let object = try ContextTestSupport.insert(
+            context, "TestEntity",
+            [
+                "binary": Data([0, 1, 2, 255]), "boolean": true, "date": Date(timeIntervalSinceReferenceDate: 12345.25),
+                "decimal": Decimal(string: "10.11"), "double": 3.5, "float": Float(1.25), "integer16": Int16(-7),
+                "integer32": 70000, "integer64": Int64(1) << 40, "string": "héllo", "transformable": Data([9]),
+                "uri": link, "uuid": uuid,
+            ])
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, """
-            SELECT ZBOOLEAN, ZINTEGER16, ZINTEGER32, ZINTEGER64, ZDATE, ZDOUBLE, ZFLOAT, ZDECIMAL, ZSTRING, ZURI, \
-            ZUUID, ZTRANSFORMABLE, ZBINARY FROM ZTESTENTITY
-            """) == [[
-                "1", "-7", "70000", "1099511627776", "r:12345.25", "r:3.5", "r:1.25", "r:10.11", "héllo",
-                "https://example.com/a?b=c", "x'E621E1F8C36C495A93FC0C247A3E6E5F'", "x'09'", "x'000102FF'",
-            ]])
+        #expect(
+            try ContextTestSupport.rows(
+                file: url,
+                """
+                SELECT ZBOOLEAN, ZINTEGER16, ZINTEGER32, ZINTEGER64, ZDATE, ZDOUBLE, ZFLOAT, ZDECIMAL, ZSTRING, ZURI, \
+                ZUUID, ZTRANSFORMABLE, ZBINARY FROM ZTESTENTITY
+                """) == [
+                    [
+                        "1", "-7", "70000", "1099511627776", "r:12345.25", "r:3.5", "r:1.25", "r:10.11", "héllo",
+                        "https://example.com/a?b=c", "x'E621E1F8C36C495A93FC0C247A3E6E5F'", "x'09'", "x'000102FF'",
+                    ]
+                ])
         // typeof: dates and decimals are REAL, UUIDs BLOB, URIs TEXT.
-        #expect(try ContextTestSupport.rows(file: url,
-            "SELECT typeof(ZDATE), typeof(ZDECIMAL), typeof(ZUUID), typeof(ZURI), typeof(ZBOOLEAN) FROM ZTESTENTITY") == [
-            ["real", "real", "blob", "text", "integer"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(
+                file: url,
+                "SELECT typeof(ZDATE), typeof(ZDECIMAL), typeof(ZUUID), typeof(ZURI), typeof(ZBOOLEAN) FROM ZTESTENTITY") == [
+                    ["real", "real", "blob", "text", "integer"]
+                ])
 
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let read = try fresh.existingObject(with: object.objectID)
@@ -213,8 +234,10 @@ struct ContextCRUDTests {
         #expect(permanent != temporary)
         #expect(context.registeredObject(for: permanent) === department)
         #expect(context.registeredObject(for: temporary) == nil)
-        #expect(permanent.reference == ObjectReference(
-            entityName: "Department", storeIdentifier: context.coordinator.storeIdentifier, identity: .primaryKey(1)))
+        #expect(
+            permanent.reference
+                == ObjectReference(
+                    entityName: "Department", storeIdentifier: context.coordinator.storeIdentifier, identity: .primaryKey(1)))
         #expect(ObjectReference(uriString: permanent.uriString) == permanent.reference)
         #expect(context.objectID(for: permanent.reference) == permanent)
         #expect(context.object(for: permanent.reference) === department)
@@ -229,7 +252,10 @@ struct ContextCRUDTests {
             _ = try context.existingObject(with: id)
             Issue.record("expected objectNotFound")
         } catch {
-            guard case .objectNotFound(let uri) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .objectNotFound(let uri) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(uri.hasSuffix("/Employee/p42"))
         }
         // A fault for it fails when used.
@@ -245,7 +271,7 @@ struct ContextCRUDTests {
         let asBook = try #require(library.objectID(forURIString: "x-coredata://\(store)/Book/p1"))
         #expect(throws: ContextError.self) { try ManagedObjectContext(coordinator: library.coordinator).existingObject(with: asBook) }
         let asItem = try #require(library.objectID(forURIString: "x-coredata://\(store)/Item/p1"))
-        #expect(asItem == album.objectID)   // the same row: equality goes by the hierarchy's root
+        #expect(asItem == album.objectID)  // the same row: equality goes by the hierarchy's root
         #expect(context.objectID(forURIString: "x-coredata://\(context.coordinator.storeIdentifier)/Nope/p1") == nil)
     }
 
@@ -304,7 +330,7 @@ struct ContextCRUDTests {
         #expect(try employee.value(forKey: "salary") as? Int32 == 20)
         #expect(try employee.value(forKey: "nickName") as? String == "Amazing")
         #expect(employee.changedValues().keys.sorted() == ["nickName"])
-        try context.save()   // no conflict: the snapshot is the store's current version
+        try context.save()  // no conflict: the snapshot is the store's current version
 
         try employee.setValue(99, forKey: "salary")
         try context.refresh(employee, mergeChanges: false)

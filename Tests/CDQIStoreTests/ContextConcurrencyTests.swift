@@ -1,6 +1,7 @@
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Contexts on several tasks sharing one coordinator.
 @Suite("Context concurrency")

@@ -1,14 +1,17 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Optimistic locking between two contexts, and each merge policy's outcome.
 @Suite("Context conflicts and merge policies")
 struct ContextConflictTests {
     /// Saves Ada (salary 100, Lovelace, no nickname); context B then changes salary to 200 and the last
     /// name to Byron and saves; context A, which read Ada before, changes salary to 300 and the nickname.
-    private func conflict(policy: MergePolicy, secondCoordinator: Bool = false) throws
+    private func conflict(
+        policy: MergePolicy, secondCoordinator: Bool = false
+    ) throws
         -> (result: Result<Void, ContextError>, row: [String], ada: ManagedObject, cleanUp: () -> Void, context: ManagedObjectContext)
     {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
@@ -19,7 +22,8 @@ struct ContextConflictTests {
         let a = ManagedObjectContext(coordinator: coordinator)
         a.mergePolicy = policy
         let ada = try a.existingObject(with: saved.objectID)
-        let otherCoordinator = secondCoordinator
+        let otherCoordinator =
+            secondCoordinator
             ? try PersistentStoreCoordinator(model: coordinator.model, url: url) : coordinator
         let b = ManagedObjectContext(coordinator: otherCoordinator)
         let adaB = try b.existingObject(with: try #require(b.objectID(forURIString: saved.objectID.uriString)))
@@ -141,7 +145,10 @@ struct ContextConflictTests {
             try a.save()
             Issue.record("expected a conflict")
         } catch {
-            guard case .mergeConflicts(let conflicts) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .mergeConflicts(let conflicts) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(conflicts.map(\.storeVersion) == [0])
         }
         #expect(try ContextTestSupport.rows(file: url, "SELECT COUNT(*) FROM ZEMPLOYEE") == [["0"]])
@@ -165,7 +172,10 @@ struct ContextConflictTests {
             try a.save()
             Issue.record("expected a conflict")
         } catch {
-            guard case .mergeConflicts(let conflicts) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .mergeConflicts(let conflicts) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(conflicts.map(\.snapshotVersion) == [1] && conflicts.map(\.storeVersion) == [2])
         }
         #expect(try ContextTestSupport.rows(file: url, query) == [["1", "Changed", "2"]])
@@ -192,9 +202,10 @@ struct ContextConflictTests {
         #expect(throws: ContextError.self) { try a.save() }
         a.mergePolicy = .mergeByPropertyObjectTrump
         try a.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT ZFIRSTNAME, ZDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK") == [
-            ["B", "1"], ["A", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT ZFIRSTNAME, ZDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK") == [
+                ["B", "1"], ["A", "1"],
+            ])
         #expect(try ContextTestSupport.rows(file: url, "SELECT Z_OPT FROM ZDEPARTMENT") == [["3"]])
     }
 
@@ -208,15 +219,17 @@ struct ContextConflictTests {
         let alan = try ContextTestSupport.insert(a, "Employee", ["firstName": "Alan", "lastName": "T", "department": department])
         try a.save()
         #expect(try department.objects(forKey: "employees").count == 2)
-        try ada.setValue("Countess", forKey: "nickName")   // unsaved change in A
+        try ada.setValue("Countess", forKey: "nickName")  // unsaved change in A
 
         let b = ManagedObjectContext(coordinator: coordinator)
         let adaB = try b.existingObject(with: ada.objectID)
         try adaB.setValue(500, forKey: "salary")
         try b.delete(try b.existingObject(with: alan.objectID))
-        let grace = try ContextTestSupport.insert(b, "Employee", [
-            "firstName": "Grace", "lastName": "H", "department": try b.existingObject(with: department.objectID),
-        ])
+        let grace = try ContextTestSupport.insert(
+            b, "Employee",
+            [
+                "firstName": "Grace", "lastName": "H", "department": try b.existingObject(with: department.objectID),
+            ])
         let changes = try b.save()
         #expect(changes.updated.contains(ada.objectID) && changes.deleted == [alan.objectID])
         #expect(changes.inserted == [grace.objectID])
@@ -227,6 +240,6 @@ struct ContextConflictTests {
         #expect(a.registeredObject(for: alan.objectID) == nil)
         let names = try department.objects(forKey: "employees").map { try $0.value(forKey: "firstName") as? String }
         #expect(Set(names) == ["Ada", "Grace"])
-        try a.save()   // Ada's snapshot is the store's current version: no conflict
+        try a.save()  // Ada's snapshot is the store's current version: no conflict
     }
 }

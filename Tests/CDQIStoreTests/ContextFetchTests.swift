@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Fetching objects through a context: SQL for the stored rows, merged with the context's unsaved
 /// changes as Core Data merges them. Expected results worked out by hand from the data below.

@@ -1,7 +1,8 @@
-@testable import CDQIStore
 import CDQITestSupport
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Random sequences of inserts, moves, deletes, saves and rollbacks, checked against a plain model of
 /// the expected graph (an independent oracle), in memory and in the file after reopening.
@@ -40,9 +41,11 @@ struct ContextRandomizedTests {
             case 3...6:
                 let name = "E\(counter)", salary = random.below(1000)
                 let department = random.below(4) == 0 ? nil : pick(current.departments)
-                objects[name] = try ContextTestSupport.insert(context, "Employee", [
-                    "firstName": name, "lastName": "L", "salary": salary, "department": department.flatMap { objects[$0] },
-                ])
+                objects[name] = try ContextTestSupport.insert(
+                    context, "Employee",
+                    [
+                        "firstName": name, "lastName": "L", "salary": salary, "department": department.flatMap { objects[$0] },
+                    ])
                 current.employees[name] = Graph.Employee(salary: salary, department: department)
             case 7...9:
                 guard let employee = pick(current.employees.keys), let object = objects[employee] else { continue }
@@ -69,7 +72,7 @@ struct ContextRandomizedTests {
                 objects[employee] = nil
             case 13:
                 guard let department = pick(current.departments), let object = objects[department] else { continue }
-                try context.delete(object)   // Cascade: its employees go too
+                try context.delete(object)  // Cascade: its employees go too
                 current.departments.remove(department)
                 objects[department] = nil
                 for (name, employee) in current.employees where employee.department == department {
@@ -95,18 +98,26 @@ struct ContextRandomizedTests {
         // The file, read with plain SQL through another connection.
         var stored = Graph()
         for row in try ContextTestSupport.rows(file: url, "SELECT ZNAME FROM ZDEPARTMENT") { stored.departments.insert(row[0]) }
-        for row in try ContextTestSupport.rows(file: url, """
+        for row in try ContextTestSupport.rows(
+            file: url,
+            """
             SELECT e.ZFIRSTNAME, e.ZSALARY, d.ZNAME FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT
             """)
         {
             stored.employees[row[0]] = Graph.Employee(salary: Int(row[1]) ?? -1, department: row[2] == "NULL" ? nil : row[2])
         }
         #expect(stored == current, "seed \(seed)")
-        #expect(try ContextTestSupport.rows(file: url, "SELECT COUNT(*) FROM ZEMPLOYEE WHERE ZDEPARTMENT IS NOT NULL AND ZDEPARTMENT NOT IN (SELECT Z_PK FROM ZDEPARTMENT)") == [["0"]])
-        #expect(try ContextTestSupport.rows(file: url, """
-            SELECT (SELECT MAX(Z_PK) FROM ZEMPLOYEE) <= (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'), \
-            (SELECT MIN(Z_OPT) FROM ZEMPLOYEE) >= 1
-            """).first?.map { $0 == "NULL" ? "1" : $0 } == ["1", "1"])
+        #expect(
+            try ContextTestSupport.rows(
+                file: url, "SELECT COUNT(*) FROM ZEMPLOYEE WHERE ZDEPARTMENT IS NOT NULL AND ZDEPARTMENT NOT IN (SELECT Z_PK FROM ZDEPARTMENT)") == [["0"]])
+        #expect(
+            try ContextTestSupport.rows(
+                file: url,
+                """
+                SELECT (SELECT MAX(Z_PK) FROM ZEMPLOYEE) <= (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'), \
+                (SELECT MIN(Z_OPT) FROM ZEMPLOYEE) >= 1
+                """
+            ).first?.map { $0 == "NULL" ? "1" : $0 } == ["1", "1"])
 
         // A fresh coordinator reads the same graph through the objects' relationships.
         let fresh = ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: coordinator.model, url: url))
@@ -144,15 +155,16 @@ struct ContextRandomizedTests {
                 if random.below(2) == 0 { try d.addObject(l, toKey: "languages") } else { try l.addObject(d, toKey: "developers") }
                 pairs.insert(Pair(developer: developer, language: language))
             case 6...7:
-                guard let pair = pairs.sorted(by: { ($0.developer, $0.language) < ($1.developer, $1.language) })
-                    .dropFirst(random.below(max(pairs.count, 1))).first,
+                guard
+                    let pair = pairs.sorted(by: { ($0.developer, $0.language) < ($1.developer, $1.language) })
+                        .dropFirst(random.below(max(pairs.count, 1))).first,
                     let d = objects[pair.developer], let l = objects[pair.language]
                 else { continue }
                 if random.below(2) == 0 { try d.removeObject(l, fromKey: "languages") } else { try l.removeObject(d, fromKey: "developers") }
                 pairs.remove(pair)
             case 8:
                 guard let name = pick(random.below(2) == 0 ? "dev" : "lang"), let object = objects[name] else { continue }
-                try context.delete(object)   // Nullify on both sides
+                try context.delete(object)  // Nullify on both sides
                 objects[name] = nil
                 pairs = pairs.filter { $0.developer != name && $0.language != name }
             case 9...10:
@@ -176,7 +188,9 @@ struct ContextRandomizedTests {
         }
         #expect(inMemory == pairs, "seed \(seed)")
         var stored: Set<Pair> = []
-        for row in try ContextTestSupport.rows(file: url, """
+        for row in try ContextTestSupport.rows(
+            file: url,
+            """
             SELECT d.ZFIRSTNAME, l.ZNAME FROM Z_1LANGUAGES j JOIN ZDEVELOPER d ON d.Z_PK = j.Z_1DEVELOPERS \
             JOIN ZLANGUAGE l ON l.Z_PK = j.Z_2LANGUAGES
             """)
@@ -207,9 +221,11 @@ struct ContextRandomizedTests {
                 shelves["S\(step)"] = []
             case 1...2:
                 let name = "B\(step)"
-                objects[name] = try ContextTestSupport.insert(context, "Book", [
-                    "title": name, "isbn": String(format: "%010d", step), "createdAt": Date(timeIntervalSinceReferenceDate: 0),
-                ])
+                objects[name] = try ContextTestSupport.insert(
+                    context, "Book",
+                    [
+                        "title": name, "isbn": String(format: "%010d", step), "createdAt": Date(timeIntervalSinceReferenceDate: 0),
+                    ])
                 loose.insert(name)
             case 3...5:
                 guard let book = pick(objects.keys.filter { $0.hasPrefix("B") }), let target = pick(shelves.keys),
@@ -257,7 +273,9 @@ struct ContextRandomizedTests {
         }
         var stored: [String: [String]] = [:]
         var keys: [String: [String]] = [:]
-        for row in try ContextTestSupport.rows(file: url, "SELECT s.ZNAME, i.ZTITLE, i.Z_FOK_SHELF FROM ZSHELF s LEFT JOIN ZITEM i ON i.ZSHELF = s.Z_PK ORDER BY s.ZNAME, i.Z_FOK_SHELF") {
+        for row in try ContextTestSupport.rows(
+            file: url, "SELECT s.ZNAME, i.ZTITLE, i.Z_FOK_SHELF FROM ZSHELF s LEFT JOIN ZITEM i ON i.ZSHELF = s.Z_PK ORDER BY s.ZNAME, i.Z_FOK_SHELF")
+        {
             stored[row[0], default: []] += row[1] == "NULL" ? [] : [row[1]]
             keys[row[0], default: []] += row[2] == "NULL" ? [] : [row[2]]
         }

@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Stores, contexts and raw SQL for the object and context tests.
 enum ContextTestSupport {

@@ -27,17 +27,20 @@ struct CorpusSchemaTests {
 
         // A migrated store keeps an entity's old name (its renaming identifier) in Z_PRIMARYKEY.
         let primaryKeys = try rows(connection, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
-        #expect(primaryKeys == schema.entities.map { mapping in
-            let entity = model.entity(named: mapping.name)
-            let storedName = primaryKeys.first { $0[0] == "\(mapping.number)" }?[1]
-            let name = storedName == entity?.renamingIdentifier ? storedName ?? mapping.name : mapping.name
-            return ["\(mapping.number)", name, "\(mapping.superNumber)"]
-        })
+        #expect(
+            primaryKeys
+                == schema.entities.map { mapping in
+                    let entity = model.entity(named: mapping.name)
+                    let storedName = primaryKeys.first { $0[0] == "\(mapping.number)" }?[1]
+                    let name = storedName == entity?.renamingIdentifier ? storedName ?? mapping.name : mapping.name
+                    return ["\(mapping.number)", name, "\(mapping.superNumber)"]
+                })
 
-        let storeTables = Set(try rows(
-            connection,
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')"
-        ).map { $0[0] })
+        let storeTables = Set(
+            try rows(
+                connection,
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')"
+            ).map { $0[0] })
         #expect(storeTables == Set(schema.tables.map(\.name) + schema.joinTables.map(\.name)))
 
         for table in schema.tables where storeTables.contains(table.name) {
@@ -48,10 +51,11 @@ struct CorpusSchemaTests {
             let columns = try rows(connection, "SELECT name FROM pragma_table_info('\(join.name)')").map { $0[0] }
             #expect(columns == [join.sourceColumn, join.destinationColumn] + (join.orderColumn.map { [$0] } ?? []), "join table \(join.name)")
         }
-        let storeIndexes = Set(try rows(
-            connection,
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' AND tbl_name LIKE 'Z%'"
-        ).map { $0[0] })
+        let storeIndexes = Set(
+            try rows(
+                connection,
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' AND tbl_name LIKE 'Z%'"
+            ).map { $0[0] })
         // Migrated stores keep the indexes of earlier versions too, so every computed index must be there.
         let missing = Set(schema.indexes.map(\.name)).subtracting(storeIndexes)
         #expect(missing.isEmpty, "indexes not in the store: \(missing.sorted())")

@@ -45,11 +45,15 @@ struct CorpusVersionHashTests {
         Pair(store: "alemar11__CoreDataPlus__SampleModel3_V1.sqlite", bundle: "alemar11__CoreDataPlus__SampleModel3", version: "SampleModel3"),
         Pair(store: "alemar11__CoreDataPlus__SampleModel_V1.sqlite", bundle: "alemar11__CoreDataPlus__SampleModel", version: "SampleModel"),
         Pair(store: "alemar11__CoreDataPlus__SampleModel_V2.sqlite", bundle: "alemar11__CoreDataPlus__SampleModel", version: "SampleModel2"),
-        Pair(store: "duckduckgo__BrowserServicesKit__Bookmarks_V5.sqlite", bundle: "duckduckgo__BrowserServicesKit__BookmarksModel", version: "BookmarksModel 5"),
-        Pair(store: "duckduckgo__BrowserServicesKit__SyncMetadata_V3.sqlite", bundle: "duckduckgo__BrowserServicesKit__SyncMetadata", version: "SyncMetadata 3"),
+        Pair(
+            store: "duckduckgo__BrowserServicesKit__Bookmarks_V5.sqlite", bundle: "duckduckgo__BrowserServicesKit__BookmarksModel", version: "BookmarksModel 5"),
+        Pair(
+            store: "duckduckgo__BrowserServicesKit__SyncMetadata_V3.sqlite", bundle: "duckduckgo__BrowserServicesKit__SyncMetadata", version: "SyncMetadata 3"),
         Pair(store: "carekit-apple__CareKit__SampleStore2.0.sqlite", bundle: "carekit-apple__CareKit__CareKitStore", version: "CareKitStore2.0"),
         Pair(store: "bignerdranch__CoreDataStack__TestModel.sqlite", bundle: "bignerdranch__CoreDataStack__Sample", version: "TestModel"),
-        Pair(store: "richardpiazza__XCServerCoreData__XCServerCoreData_1.2.0.sqlite", bundle: "richardpiazza__XCServerCoreData__XCServerCoreData", version: "XCServerCoreData1.2.0"),
+        Pair(
+            store: "richardpiazza__XCServerCoreData__XCServerCoreData_1.2.0.sqlite", bundle: "richardpiazza__XCServerCoreData__XCServerCoreData",
+            version: "XCServerCoreData1.2.0"),
     ]
 
     /// Stores written by legacy Xcode 3 models (framework 241 and 419: an older column order, no model cache).

@@ -27,8 +27,9 @@ struct CrashSafetyTests {
 
     /// Run on a WAL store and on a rollback-journal store (which stays one: the writer and the checks
     /// keep its journal mode).
-    @Test("SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there",
-          arguments: [false, true])
+    @Test(
+        "SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there",
+        arguments: [false, true])
     func killDuringSaves(journal: Bool) throws {
         let binary = try writer()
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
@@ -70,7 +71,8 @@ struct CrashSafetyTests {
             #expect(try scalar("PRAGMA integrity_check") == "ok")
             if journal { #expect(try scalar("PRAGMA journal_mode") == "delete") }
             // Every batch is all or nothing: one department and 25 employees, or none of them.
-            let partial = try scalar("""
+            let partial = try scalar(
+                """
                 SELECT COUNT(*) FROM (SELECT ZSALARY, COUNT(*) AS n FROM ZEMPLOYEE GROUP BY ZSALARY) WHERE n != 25
                 """)
             #expect(partial == "0", "a save was half written")
@@ -79,11 +81,16 @@ struct CrashSafetyTests {
             let highest = Int(try scalar("SELECT COALESCE(MAX(ZSALARY), 0) FROM ZEMPLOYEE")) ?? 0
             if let last = acks.last { #expect(highest >= last, "acknowledged batch \(last) was lost") }
             // Z_MAX covers every key handed out, so the next process allocates no duplicate.
-            #expect(try scalar("SELECT Z_MAX >= (SELECT MAX(Z_PK) FROM ZEMPLOYEE) OR NOT EXISTS (SELECT 1 FROM ZEMPLOYEE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'") == "1")
+            #expect(
+                try scalar(
+                    "SELECT Z_MAX >= (SELECT MAX(Z_PK) FROM ZEMPLOYEE) OR NOT EXISTS (SELECT 1 FROM ZEMPLOYEE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'")
+                    == "1")
             acknowledged += acks.count
             nextBatch = highest + 1
         }
-        print("crash safety (\(journal ? "rollback journal" : "WAL")): \(trials) kills, \(acknowledged) acknowledged saves, \(nextBatch - 1) batches stored, no damage")
+        print(
+            "crash safety (\(journal ? "rollback journal" : "WAL")): \(trials) kills, \(acknowledged) acknowledged saves, \(nextBatch - 1) batches stored, no damage"
+        )
         #expect(acknowledged > 0)
     }
 
@@ -123,14 +130,16 @@ struct CrashSafetyTests {
             #expect(try column("PRAGMA integrity_check") == ["ok"])
             // Per batch N (ZSALARY is N as saved, -N once batch-updated): 25 rows at N, 25 at -N with
             // Z_OPT 2, or 20 at -N with Z_OPT 2 after the batch delete; never a mix.
-            let shapes = try column("""
+            let shapes = try column(
+                """
                 SELECT COUNT(*) || ' ' || (MIN(ZSALARY) = MAX(ZSALARY)) || ' ' || (MIN(ZSALARY) < 0) || ' ' || MIN(Z_OPT) || ' ' || MAX(Z_OPT)
                 FROM ZEMPLOYEE GROUP BY ZLASTNAME
                 """)
             #expect(shapes.allSatisfy { ["25 1 0 1 1", "25 1 1 2 2", "20 1 1 2 2"].contains($0) }, "a batch was half written: \(shapes)")
             for batch in acks {
-                #expect(try column("SELECT COUNT(*) || ' ' || MIN(ZSALARY) FROM ZEMPLOYEE WHERE ZLASTNAME = 'batch \(batch)'")
-                    == ["20 -\(batch)"], "acknowledged batch \(batch) is not complete")
+                #expect(
+                    try column("SELECT COUNT(*) || ' ' || MIN(ZSALARY) FROM ZEMPLOYEE WHERE ZLASTNAME = 'batch \(batch)'")
+                        == ["20 -\(batch)"], "acknowledged batch \(batch) is not complete")
             }
             let highest = Int(try column("SELECT COALESCE(MAX(ABS(ZSALARY)), 0) FROM ZEMPLOYEE").first ?? "0") ?? 0
             acknowledged += acks.count

@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Stores whose bookkeeping was damaged outside our layer give typed "damaged store" errors, never a
 /// trap or a raw SQLite message (issue 15).
@@ -108,8 +109,9 @@ struct DamagedStoreTests {
         return (url, cleanUp)
     }
 
-    @Test("a row whose Z_ENT is no entity (999, NULL, text) is reported by fetches, naming table and Z_PK, never dropped",
-          arguments: [("999", "999"), ("NULL", "NULL"), ("'x'", "'x' (text)")])
+    @Test(
+        "a row whose Z_ENT is no entity (999, NULL, text) is reported by fetches, naming table and Z_PK, never dropped",
+        arguments: [("999", "999"), ("NULL", "NULL"), ("'x'", "'x' (text)")])
     func unknownEntityNumber(literal: String, shown: String) throws {
         let (url, cleanUp) = try storeWithBadEntityNumber(literal)
         defer { cleanUp() }

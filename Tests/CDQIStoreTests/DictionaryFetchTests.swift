@@ -13,7 +13,8 @@ struct DictionaryFetchTests {
     /// 5 Ed Fox 50 (no department).
     private func company() throws -> SQLiteStore {
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
-        try store.connection.execute("""
+        try store.connection.execute(
+            """
             INSERT INTO ZDEPARTMENT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZBUDGET) VALUES
                 (1, 1, 1, 'Engineering', 100.5), (2, 1, 1, 'Sales', NULL), (3, 1, 1, 'Empty', 0);
             INSERT INTO ZEMPLOYEE (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZNICKNAME, ZSALARY, ZDEPARTMENT) VALUES
@@ -38,13 +39,18 @@ struct DictionaryFetchTests {
         ]
         request.propertiesToGroupBy = ["department.name"]
         let rows = try store.fetchDictionaries(request)
-        #expect(rows == [
-            ["salaryCount": .integer(1), "salarySum": .integer(50), "salaryMax": .integer(50), "salaryAverage": .double(50)],
-            ["department.name": .string("Engineering"), "salaryCount": .integer(2), "salarySum": .integer(400),
-             "salaryMax": .integer(300), "salaryAverage": .double(200)],
-            ["department.name": .string("Sales"), "salaryCount": .integer(1), "salarySum": .integer(200),
-             "salaryMax": .integer(200), "salaryAverage": .double(200)],
-        ])
+        #expect(
+            rows == [
+                ["salaryCount": .integer(1), "salarySum": .integer(50), "salaryMax": .integer(50), "salaryAverage": .double(50)],
+                [
+                    "department.name": .string("Engineering"), "salaryCount": .integer(2), "salarySum": .integer(400),
+                    "salaryMax": .integer(300), "salaryAverage": .double(200),
+                ],
+                [
+                    "department.name": .string("Sales"), "salaryCount": .integer(1), "salarySum": .integer(200),
+                    "salaryMax": .integer(200), "salaryAverage": .double(200),
+                ],
+            ])
 
         request.havingPredicate = try PredicateNode(format: "count:(salary) >= 2")
         #expect(try store.fetchDictionaries(request).map { $0["department.name"] } == [.string("Engineering")])
@@ -55,8 +61,9 @@ struct DictionaryFetchTests {
     @Test("all attributes by default; to-one relationships as object IDs; Decimal values; DISTINCT")
     func plainColumns() throws {
         let store = try company()
-        let first = try store.fetchDictionaries(FetchRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "firstName == 'Ann'")))
+        let first = try store.fetchDictionaries(
+            FetchRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "firstName == 'Ann'")))
         #expect(first == [["firstName": .string("Ann"), "lastName": .string("Lee"), "salary": .integer(100)]])
 
         var request = FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "lastName == 'Lee'"))
@@ -64,16 +71,20 @@ struct DictionaryFetchTests {
         request.sortDescriptors = [FetchSortDescriptor(keyPath: "firstName")]
         let rows = try store.fetchDictionaries(request)
         #expect(rows.count == 2)
-        #expect(rows[0]["department"] == .objectID(ObjectReference(
-            entityName: "Department", storeIdentifier: store.metadata.uuid, identity: .primaryKey(1))))
+        #expect(
+            rows[0]["department"]
+                == .objectID(
+                    ObjectReference(
+                        entityName: "Department", storeIdentifier: store.metadata.uuid, identity: .primaryKey(1))))
         #expect(rows[0]["department.budget"] == .decimal(Decimal(string: "100.5") ?? 0))
         #expect(rows[1]["department.budget"] == nil)
 
         var names = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "lastName")])
         names.propertiesToFetch = ["lastName"]
         names.returnsDistinctResults = true
-        #expect(try store.fetchDictionaries(names).compactMap { $0["lastName"] }
-            == [.string("Fox"), .string("Kay"), .string("Lee"), .string("Ray")])
+        #expect(
+            try store.fetchDictionaries(names).compactMap { $0["lastName"] }
+                == [.string("Fox"), .string("Kay"), .string("Lee"), .string("Ray")])
     }
 
     @Test("a fetched key path outside the grouping, and HAVING without grouping, are refused")

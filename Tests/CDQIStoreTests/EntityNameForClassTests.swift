@@ -1,6 +1,7 @@
 import CDQIModel
-@testable import CDQIStore
 import Testing
+
+@testable import CDQIStore
 
 /// `PersistentStoreCoordinator.entityName(forClass:)`: registration first, then the model's class
 /// name, then the entity's own name.

@@ -22,8 +22,11 @@ import Testing
         #expect(explanation.bindings == [.integer(100_000)])
         #expect(explanation.queryPlan.contains { $0.hasPrefix("SCAN t0") })
         #expect(explanation.warnings.count == 1)
-        #expect(explanation.warnings.first?.hasPrefix("the fetch reads every row of ZEMPLOYEE to filter on 'salary': add a fetch index on Employee.salary") == true)
-        #expect(explanation.warnings.first?.contains("<fetchIndex name=\"bySalary\"><fetchIndexElement property=\"salary\" type=\"Binary\" order=\"ascending\"/></fetchIndex>") == true)
+        #expect(
+            explanation.warnings.first?.hasPrefix("the fetch reads every row of ZEMPLOYEE to filter on 'salary': add a fetch index on Employee.salary") == true)
+        #expect(
+            explanation.warnings.first?.contains(
+                "<fetchIndex name=\"bySalary\"><fetchIndexElement property=\"salary\" type=\"Binary\" order=\"ascending\"/></fetchIndex>") == true)
         #expect(explanation.description.contains("\nbindings: 100000\nplan:\n  SCAN t0"))
     }
 
@@ -36,11 +39,12 @@ import Testing
     @Test func aSortWithoutAnIndexIsNamedAndAnIndexedOneIsNot() throws {
         let unindexed = try explain("", sortedBy: ["firstName"])
         #expect(unindexed.queryPlan.contains { $0.contains("USE TEMP B-TREE FOR ORDER BY") })
-        #expect(unindexed.warnings == [
-            "the fetch sorts every matching row of ZEMPLOYEE by 'firstName' after reading them: a fetch index on "
-                + "Employee.firstName lets SQLite read them in order (in the model file: <fetchIndex name=\"byFirstName\">"
-                + "<fetchIndexElement property=\"firstName\" type=\"Binary\" order=\"ascending\"/></fetchIndex>)",
-        ])
+        #expect(
+            unindexed.warnings == [
+                "the fetch sorts every matching row of ZEMPLOYEE by 'firstName' after reading them: a fetch index on "
+                    + "Employee.firstName lets SQLite read them in order (in the model file: <fetchIndex name=\"byFirstName\">"
+                    + "<fetchIndexElement property=\"firstName\" type=\"Binary\" order=\"ascending\"/></fetchIndex>)"
+            ])
         let indexed = try explain("", sortedBy: ["lastName"])
         #expect(indexed.warnings.isEmpty)
     }
@@ -49,10 +53,11 @@ import Testing
         // BEGINSWITH[c] goes through a function no index serves: no advice to add one.
         #expect(try explain("firstName BEGINSWITH[c] %@", "a").warnings.isEmpty)
         let mixed = try explain("lastName == %@", 42)
-        #expect(mixed.warnings == [
-            "'lastName == 42' compares 'lastName' (String, a string) with a number: values of different kinds are "
-                + "never equal or ordered, so this comparison is always false (true for !=). Compare with a string, or check the key",
-        ])
+        #expect(
+            mixed.warnings == [
+                "'lastName == 42' compares 'lastName' (String, a string) with a number: values of different kinds are "
+                    + "never equal or ordered, so this comparison is always false (true for !=). Compare with a string, or check the key"
+            ])
     }
 
     @Test func anUnknownKeyIsTheFetchError() throws {

@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Walking fetches a batch at a time with ``FetchCursor``.
 @Suite("Fetch cursor")
@@ -13,9 +14,11 @@ struct FetchCursorTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
         for i in 0..<2_500 {
-            _ = try ContextTestSupport.insert(context, "Employee", [
-                "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
-            ])
+            _ = try ContextTestSupport.insert(
+                context, "Employee",
+                [
+                    "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
+                ])
         }
         try context.save()
         return (coordinator, cleanUp)
@@ -143,9 +146,11 @@ struct FetchCursorTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
         for i in 0..<2_500 {
-            _ = try ContextTestSupport.insert(context, "Employee", [
-                "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
-            ])
+            _ = try ContextTestSupport.insert(
+                context, "Employee",
+                [
+                    "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
+                ])
         }
         try context.save()
         let reading = try PersistentStoreCoordinator(model: coordinator.model, url: url, readerCount: readerCount)
@@ -171,8 +176,9 @@ struct FetchCursorTests {
 
     // The limit catches a hang (a fetch waiting for a reader a cursor holds); it is generous because CI
     // runs this beside the end-to-end builds, which take every core (one minute was exceeded there).
-    @Test("fetches never wait for cursors, even when cursors hold more connections than the pool has readers",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "fetches never wait for cursors, even when cursors hold more connections than the pool has readers",
+        .timeLimit(.minutes(10)))
     func cursorsDoNotStarveFetches() throws {
         let (coordinator, cleanUp) = try employees(readerCount: 1)
         defer { cleanUp() }

@@ -12,7 +12,8 @@ struct IndexedComparisonTests {
     /// optional and nil for two of them. `lastName` has a fetch index (`byLastName`).
     private func company() throws -> SQLiteStore {
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: nil)
-        try store.connection.execute("""
+        try store.connection.execute(
+            """
             INSERT INTO ZDEPARTMENT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'One'), (2, 1, 1, 'Two');
             INSERT INTO ZEMPLOYEE (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZNICKNAME, ZSALARY, ZDEPARTMENT) VALUES
                 (1, 2, 1, 'Ann', 'Adams', 'a', 10, 1),
@@ -47,8 +48,9 @@ struct IndexedComparisonTests {
     func quantifiers() throws {
         let store = try company()
         func departments(_ format: String, _ arguments: Any?...) throws -> Int {
-            try store.count(FetchRequest(
-                entityName: "Department", predicate: try PredicateNode(format: format, argumentArray: arguments)))
+            try store.count(
+                FetchRequest(
+                    entityName: "Department", predicate: try PredicateNode(format: format, argumentArray: arguments)))
         }
         // Department One: nicknames a, m. Department Two: z, nil.
         #expect(try departments("ALL employees.nickName >= %@", "a") == 1)  // One; Two fails on nil

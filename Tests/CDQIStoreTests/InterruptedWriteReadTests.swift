@@ -47,8 +47,9 @@ import Testing
     }
 
     private static func rollbackCopies() throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.hasPrefix("cdqi-rollback-") })
+        Set(
+            try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+                .filter { $0.hasPrefix("cdqi-rollback-") })
     }
 
     @Test func aReadOnlyStoreReadsTheRolledBackStateAndWritesNothing() throws {

@@ -1,6 +1,7 @@
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The context's registry against Swift's dictionary (the second evaluator) under random inserts,
 /// replacements, lookups and removals: dense and strided keys that collide in the table, two hierarchies,

@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// A subclass registered for the Employee entity.
 final class CompanyEmployee: ManagedObject {
@@ -55,7 +56,10 @@ struct ObjectTests {
             _ = try context.insert(ObjectTestsUnregistered.self)
             Issue.record("an unregistered class without a matching entity cannot be inserted")
         } catch {
-            guard case .unknownEntity = error else { Issue.record("wrong error \(error)"); return }
+            guard case .unknownEntity = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
         }
     }
 
@@ -83,7 +87,9 @@ struct ObjectTests {
     /// Media (1) ← Video (2); Playlist (3) ⇄ Song (5), `songs` ordered; Review (4) → Media, a hierarchy.
     private func mediaModel() -> ManagedObjectModel {
         func attribute(_ name: String) -> AttributeDescription { AttributeDescription(name: name, type: .string, isOptional: true) }
-        func relationship(_ name: String, _ destination: String, _ inverse: String, toMany: Bool, ordered: Bool = false)
+        func relationship(
+            _ name: String, _ destination: String, _ inverse: String, toMany: Bool, ordered: Bool = false
+        )
             -> RelationshipDescription
         {
             var relationship = RelationshipDescription(
@@ -123,9 +129,10 @@ struct ObjectTests {
         try ContextTestSupport.insert(context, "Review", ["text": "fine", "media": plain])
         #expect(try video.objects(forKey: "reviews").count == 1)
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT ZTEXT, ZMEDIA, Z1_MEDIA FROM ZREVIEW ORDER BY Z_PK") == [
-            ["good", "2", "2"], ["fine", "1", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT ZTEXT, ZMEDIA, Z1_MEDIA FROM ZREVIEW ORDER BY Z_PK") == [
+                ["good", "2", "2"], ["fine", "1", "1"],
+            ])
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let review = fresh.object(with: try #require(fresh.objectID(forURIString: "x-coredata://\(coordinator.storeIdentifier)/Review/p1")))
         let media = try #require(try review.object(forKey: "media"))
@@ -149,15 +156,17 @@ struct ObjectTests {
         #expect(try one.objects(forKey: "playlists") == [mix])
         try context.save()
         // Playlist 3 names the table: Z_3SONGS (Z_3PLAYLISTS, Z_5SONGS, Z_FOK_5SONGS).
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_3PLAYLISTS, Z_5SONGS, Z_FOK_5SONGS FROM Z_3SONGS ORDER BY Z_FOK_5SONGS") == [
-            ["1", "2", "2048"], ["1", "1", "3072"], ["1", "3", "4096"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_3PLAYLISTS, Z_5SONGS, Z_FOK_5SONGS FROM Z_3SONGS ORDER BY Z_FOK_5SONGS") == [
+                ["1", "2", "2048"], ["1", "1", "3072"], ["1", "3", "4096"],
+            ])
         try mix.insertObject(three, at: 0, forKey: "songs")
         try mix.removeObject(two, fromKey: "songs")
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_5SONGS, Z_FOK_5SONGS FROM Z_3SONGS ORDER BY Z_FOK_5SONGS") == [
-            ["3", "2048"], ["1", "3072"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_5SONGS, Z_FOK_5SONGS FROM Z_3SONGS ORDER BY Z_FOK_5SONGS") == [
+                ["3", "2048"], ["1", "3072"],
+            ])
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let songs = try fresh.existingObject(with: mix.objectID).objects(forKey: "songs")
         #expect(try songs.map { try $0.value(forKey: "title") as? String } == ["Three", "One"])
@@ -246,7 +255,7 @@ struct ObjectTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         let inserted = try (0..<4).map { _ in try context.insertNewObject(forEntityName: "Department") }
         try context.save()
-        let ids = inserted.map(\.objectID)   // permanent since the save
+        let ids = inserted.map(\.objectID)  // permanent since the save
         let fresh = ManagedObjectContext(coordinator: coordinator)
         // The second and fourth are loaded before the fetch; the first is registered but a fault.
         let second = try #require(try fresh.existingObject(with: ids[1]) as? HookedDepartment)
@@ -259,7 +268,6 @@ struct ObjectTests {
         #expect(second.calls == ["awakeFromFetch"] && fourth.calls == ["awakeFromFetch"])
     }
 }
-
 
 /// A class registered for no entity, with no entity of its name.
 final class ObjectTestsUnregistered: ManagedObject {}

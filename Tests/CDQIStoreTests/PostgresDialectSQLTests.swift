@@ -16,8 +16,10 @@ struct PostgresDialectSQLTests {
         return FetchSQLBuilder(model: store.model, schema: store.schema, storeIdentifier: store.metadata.uuid, dialect: .postgres)
     }
 
-    func postgres(_ entity: String, _ format: String, _ arguments: [Any?] = [], sort: [FetchSortDescriptor] = [],
-                  limit: Int = 0) throws -> (String, [StoredValue]) {
+    func postgres(
+        _ entity: String, _ format: String, _ arguments: [Any?] = [], sort: [FetchSortDescriptor] = [],
+        limit: Int = 0
+    ) throws -> (String, [StoredValue]) {
         var request = FetchRequest(entityName: entity, predicate: try PredicateNode(format: format, argumentArray: arguments))
         request.sortDescriptors = sort
         request.fetchLimit = limit
@@ -33,37 +35,59 @@ struct PostgresDialectSQLTests {
         let e = Self.employees
         let cases: [(String, String, [Any?], String, [StoredValue])] = [
             ("Employee", "salary > %@", [1000], "\(e) WHERE t0.\"ZSALARY\" > $1::bigint", [.integer(1000)]),
-            ("Employee", "NOT salary > %@", [1000],
-             "\(e) WHERE NOT ((t0.\"ZSALARY\" > $1::bigint AND t0.\"ZSALARY\" IS NOT NULL))", [.integer(1000)]),
+            (
+                "Employee", "NOT salary > %@", [1000],
+                "\(e) WHERE NOT ((t0.\"ZSALARY\" > $1::bigint AND t0.\"ZSALARY\" IS NOT NULL))", [.integer(1000)]
+            ),
             ("Employee", "lastName < %@", ["b"], "\(e) WHERE t0.\"ZLASTNAME\" < $1::text COLLATE \"C\"", [.string("b")]),
             ("Employee", "nickName == nil", [], "\(e) WHERE t0.\"ZNICKNAME\" IS NULL", []),
             ("Employee", "firstName == lastName", [], "\(e) WHERE t0.\"ZFIRSTNAME\" IS NOT DISTINCT FROM t0.\"ZLASTNAME\"", []),
-            ("Employee", "firstName ==[cd] %@", ["Café"],
-             "\(e) WHERE cdqi_fold(t0.\"ZFIRSTNAME\", $1::bigint) IS NOT DISTINCT FROM $2::text", [.integer(3), .string("cafe")]),
-            ("Employee", "lastName BEGINSWITH[c] %@", ["al"],
-             "\(e) WHERE cdqi_beginswith(t0.\"ZLASTNAME\", $1::text, $2::bigint)", [.string("al"), .integer(1)]),
-            ("Employee", "lastName LIKE %@", ["a*b"],
-             "\(e) WHERE cdqi_like(t0.\"ZLASTNAME\", $1::text, $2::bigint)", [.string("a*b"), .integer(0)]),
-            ("Employee", "lastName MATCHES %@", ["Al.ce"],
-             "\(e) WHERE cdqi_matches(t0.\"ZLASTNAME\", $1::text, $2::bigint)",
-             [.string("^(?:Al[^\\n\\r\\u0085\\u2028\\u2029]ce)$"), .integer(0)]),
-            ("Employee", "salary BETWEEN {%@, %@}", [1000, 2000],
-             "\(e) WHERE COALESCE(t0.\"ZSALARY\" BETWEEN $1::bigint AND $2::bigint, FALSE)", [.integer(1000), .integer(2000)]),
-            ("Employee", "lastName BETWEEN {'a', 'c'}", [],
-             "\(e) WHERE COALESCE(t0.\"ZLASTNAME\" COLLATE \"C\" BETWEEN $1::text AND $2::text, FALSE)", [.string("a"), .string("c")]),
-            ("Employee", "lastName IN {'a', 'b'}", [],
-             "\(e) WHERE COALESCE(t0.\"ZLASTNAME\" IN ($1::text, $2::text), FALSE)", [.string("a"), .string("b")]),
-            ("Employee", "department.name == 'R'", [],
-             "\(e) LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text",
-             [.string("R")]),
+            (
+                "Employee", "firstName ==[cd] %@", ["Café"],
+                "\(e) WHERE cdqi_fold(t0.\"ZFIRSTNAME\", $1::bigint) IS NOT DISTINCT FROM $2::text", [.integer(3), .string("cafe")]
+            ),
+            (
+                "Employee", "lastName BEGINSWITH[c] %@", ["al"],
+                "\(e) WHERE cdqi_beginswith(t0.\"ZLASTNAME\", $1::text, $2::bigint)", [.string("al"), .integer(1)]
+            ),
+            (
+                "Employee", "lastName LIKE %@", ["a*b"],
+                "\(e) WHERE cdqi_like(t0.\"ZLASTNAME\", $1::text, $2::bigint)", [.string("a*b"), .integer(0)]
+            ),
+            (
+                "Employee", "lastName MATCHES %@", ["Al.ce"],
+                "\(e) WHERE cdqi_matches(t0.\"ZLASTNAME\", $1::text, $2::bigint)",
+                [.string("^(?:Al[^\\n\\r\\u0085\\u2028\\u2029]ce)$"), .integer(0)]
+            ),
+            (
+                "Employee", "salary BETWEEN {%@, %@}", [1000, 2000],
+                "\(e) WHERE COALESCE(t0.\"ZSALARY\" BETWEEN $1::bigint AND $2::bigint, FALSE)", [.integer(1000), .integer(2000)]
+            ),
+            (
+                "Employee", "lastName BETWEEN {'a', 'c'}", [],
+                "\(e) WHERE COALESCE(t0.\"ZLASTNAME\" COLLATE \"C\" BETWEEN $1::text AND $2::text, FALSE)", [.string("a"), .string("c")]
+            ),
+            (
+                "Employee", "lastName IN {'a', 'b'}", [],
+                "\(e) WHERE COALESCE(t0.\"ZLASTNAME\" IN ($1::text, $2::text), FALSE)", [.string("a"), .string("b")]
+            ),
+            (
+                "Employee", "department.name == 'R'", [],
+                "\(e) LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text",
+                [.string("R")]
+            ),
             ("Employee", "salary / 0 == nil", [], "\(e) WHERE (t0.\"ZSALARY\" / NULLIF($1::bigint, 0)) IS NULL", [.integer(0)]),
             ("Employee", "FALSEPREDICATE OR TRUEPREDICATE", [], "\(e) WHERE (FALSE OR TRUE)", []),
-            ("Department", "ANY employees.salary > 5", [],
-             "\(Self.departments) WHERE EXISTS (SELECT 1 FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\" AND t1.\"ZSALARY\" > $1::bigint)",
-             [.integer(5)]),
-            ("Department", "employees.@max.lastName == 'x'", [],
-             "\(Self.departments) WHERE (SELECT MAX(t1.\"ZLASTNAME\" COLLATE \"C\") FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\") IS NOT DISTINCT FROM $1::text",
-             [.string("x")]),
+            (
+                "Department", "ANY employees.salary > 5", [],
+                "\(Self.departments) WHERE EXISTS (SELECT 1 FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\" AND t1.\"ZSALARY\" > $1::bigint)",
+                [.integer(5)]
+            ),
+            (
+                "Department", "employees.@max.lastName == 'x'", [],
+                "\(Self.departments) WHERE (SELECT MAX(t1.\"ZLASTNAME\" COLLATE \"C\") FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\") IS NOT DISTINCT FROM $1::text",
+                [.string("x")]
+            ),
         ]
         for (entity, format, arguments, expectedSQL, expectedBindings) in cases {
             let (sql, bindings) = try postgres(entity, format, arguments)
@@ -75,16 +99,21 @@ struct PostgresDialectSQLTests {
     @Test("sorting: code-point order, nil first ascending, caseInsensitiveCompare through cdqi_fold; no limit is LIMIT NULL")
     func sorting() throws {
         let (sql, bindings) = try postgres(
-            "Employee", "TRUEPREDICATE", sort: [FetchSortDescriptor(keyPath: "lastName", comparison: .caseInsensitiveCompare),
-                                               FetchSortDescriptor(keyPath: "nickName", ascending: false)], limit: 5)
-        #expect(sql == "\(Self.employees) WHERE TRUE ORDER BY cdqi_fold(t0.\"ZLASTNAME\", $1::bigint) COLLATE \"C\" ASC NULLS FIRST, "
-            + "t0.\"ZNICKNAME\" COLLATE \"C\" DESC NULLS LAST, t0.\"Z_PK\" LIMIT $2::bigint OFFSET $3::bigint")
+            "Employee", "TRUEPREDICATE",
+            sort: [
+                FetchSortDescriptor(keyPath: "lastName", comparison: .caseInsensitiveCompare),
+                FetchSortDescriptor(keyPath: "nickName", ascending: false),
+            ], limit: 5)
+        #expect(
+            sql == "\(Self.employees) WHERE TRUE ORDER BY cdqi_fold(t0.\"ZLASTNAME\", $1::bigint) COLLATE \"C\" ASC NULLS FIRST, "
+                + "t0.\"ZNICKNAME\" COLLATE \"C\" DESC NULLS LAST, t0.\"Z_PK\" LIMIT $2::bigint OFFSET $3::bigint")
         #expect(bindings == [.integer(1), .integer(5), .integer(0)])
         var request = FetchRequest(entityName: "Employee")
         request.fetchOffset = 2
         let fragment = try builder().build(request, shape: .count)
-        #expect(SQLDialect.postgres.statementText(fragment)
-            == "SELECT COUNT(*) FROM (SELECT t0.\"Z_ENT\", t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 ORDER BY t0.\"Z_PK\" LIMIT $1::bigint OFFSET $2::bigint) AS w")
+        #expect(
+            SQLDialect.postgres.statementText(fragment)
+                == "SELECT COUNT(*) FROM (SELECT t0.\"Z_ENT\", t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 ORDER BY t0.\"Z_PK\" LIMIT $1::bigint OFFSET $2::bigint) AS w")
         #expect(fragment.bindings.map { $0.resolve(constants: [], request: request) } == [.null, .integer(2)])
     }
 
@@ -101,9 +130,10 @@ struct PostgresDialectSQLTests {
         let builder = DictionaryFetchSQLBuilder(
             model: store.model, schema: store.schema, storeIdentifier: store.metadata.uuid, dialect: .postgres)
         let (fragment, columns) = try builder.build(request)
-        #expect(SQLDialect.postgres.statementText(fragment)
-            == "SELECT t0.\"ZLASTNAME\", CAST(AVG(t0.\"ZSALARY\") AS double precision) FROM \"ZEMPLOYEE\" t0 GROUP BY t0.\"ZLASTNAME\" "
-            + "HAVING CAST(AVG(t0.\"ZSALARY\") AS double precision) > $1::bigint ORDER BY t0.\"ZLASTNAME\" COLLATE \"C\" ASC NULLS FIRST")
+        #expect(
+            SQLDialect.postgres.statementText(fragment)
+                == "SELECT t0.\"ZLASTNAME\", CAST(AVG(t0.\"ZSALARY\") AS double precision) FROM \"ZEMPLOYEE\" t0 GROUP BY t0.\"ZLASTNAME\" "
+                + "HAVING CAST(AVG(t0.\"ZSALARY\") AS double precision) > $1::bigint ORDER BY t0.\"ZLASTNAME\" COLLATE \"C\" ASC NULLS FIRST")
         #expect(fragment.bindings.map { $0.resolve(constants: [], request: request) } == [.integer(1000)])
         #expect(columns.map(\.name) == ["lastName", "mean"])
     }
@@ -116,18 +146,21 @@ struct PostgresDialectSQLTests {
         let delete = try builder.delete(
             FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "salary > 1000")), returning: true)
         #expect(delete.table == "ZEMPLOYEE")
-        #expect(SQLDialect.postgres.statementText(delete.statement)
-            == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"ZSALARY\" > $1::bigint RETURNING \"Z_ENT\", \"Z_PK\"")
+        #expect(
+            SQLDialect.postgres.statementText(delete.statement)
+                == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"ZSALARY\" > $1::bigint RETURNING \"Z_ENT\", \"Z_PK\"")
         let joined = try builder.delete(
             FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "department.name == 'R'")), returning: false)
-        #expect(SQLDialect.postgres.statementText(joined.statement)
-            == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"Z_PK\" IN (SELECT t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 "
-            + "LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text)")
+        #expect(
+            SQLDialect.postgres.statementText(joined.statement)
+                == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"Z_PK\" IN (SELECT t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 "
+                + "LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text)")
         let update = try builder.update(
             BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary + 1"))]),
             returning: false)
-        #expect(SQLDialect.postgres.statementText(update)
-            == "UPDATE \"ZEMPLOYEE\" AS t0 SET \"ZSALARY\" = (t0.\"ZSALARY\" + $1::bigint), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE TRUE")
+        #expect(
+            SQLDialect.postgres.statementText(update)
+                == "UPDATE \"ZEMPLOYEE\" AS t0 SET \"ZSALARY\" = (t0.\"ZSALARY\" + $1::bigint), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE TRUE")
     }
 
     @Test("a PostgreSQL MATCHES binds its translated pattern, so its compilation is not reused for other constants")
@@ -166,14 +199,17 @@ struct PostgresDialectSQLTests {
         ]
         for (pattern, construct, offset) in patterns {
             let found = refusal("lastName MATCHES %@", [pattern])
-            #expect(found?.0 == "\(construct) in the MATCHES pattern of 'lastName MATCHES \"\(pattern.replacingOccurrences(of: "\\", with: "\\\\"))\"'", "\(pattern)")
+            #expect(
+                found?.0 == "\(construct) in the MATCHES pattern of 'lastName MATCHES \"\(pattern.replacingOccurrences(of: "\\", with: "\\\\"))\"'",
+                "\(pattern)")
             #expect(found?.1 == offset, "\(pattern)")
         }
         // Case-insensitive matching is ASCII-only: a non-ASCII pattern character is refused.
         #expect(refusal("lastName MATCHES[c] %@", ["caf\u{E9}.*"])?.1 == 3)
         #expect(refusal("lastName MATCHES nickName")?.0.hasPrefix("MATCHES with a pattern that is not a constant") == true)
-        #expect(refusal("TRUEPREDICATE", sort: [FetchSortDescriptor(keyPath: "lastName", comparison: .localizedStandardCompare)])?.0
-            == "sorting 'lastName' by localizedStandardCompare:")
+        #expect(
+            refusal("TRUEPREDICATE", sort: [FetchSortDescriptor(keyPath: "lastName", comparison: .localizedStandardCompare)])?.0
+                == "sorting 'lastName' by localizedStandardCompare:")
         // An empty pattern never matches in the evaluator: FALSE, not a refusal.
         #expect(try postgres("Employee", "lastName MATCHES %@", [""]).0 == "\(Self.employees) WHERE FALSE")
     }
@@ -216,7 +252,8 @@ struct PostgresDialectSQLTests {
         var mismatches: [String] = []
         for (options, table) in tables {
             #expect(!table.from.contains("\\") && !table.to.contains("\\"))
-            for scalar in scalars where !table.apply(String(scalar)).unicodeScalars.elementsEqual(StringFolding.fold(String(scalar), options: options).unicodeScalars) {
+            for scalar in scalars
+            where !table.apply(String(scalar)).unicodeScalars.elementsEqual(StringFolding.fold(String(scalar), options: options).unicodeScalars) {
                 mismatches.append("\(options.rawValue) U+\(String(scalar.value, radix: 16))")
             }
             for _ in 0..<20_000 {

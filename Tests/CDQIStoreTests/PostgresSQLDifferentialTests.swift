@@ -13,8 +13,9 @@ import Testing
 /// compile time with ``PredicateSQLError/notInDialect(dialect:construct:offset:reason:)``, or at run
 /// time with the functions' `CQ001`/`CQ002`) is counted apart, never as an agreement; any other
 /// difference is a disagreement, and there must be none.
-@Suite("SQL compiler's PostgreSQL dialect against the in-memory evaluator",
-       .enabled(if: ProcessInfo.processInfo.environment["CDQI_POSTGRES_URL"] != nil, "CDQI_POSTGRES_URL is not set"))
+@Suite(
+    "SQL compiler's PostgreSQL dialect against the in-memory evaluator",
+    .enabled(if: ProcessInfo.processInfo.environment["CDQI_POSTGRES_URL"] != nil, "CDQI_POSTGRES_URL is not set"))
 struct PostgresSQLDifferentialTests {
     /// A connection to a fresh schema, laid out by ``PostgresStoreLayout`` as Core Data lays out the
     /// store's model, holding the SQLite store's rows (join tables included) and the dialect's functions.
@@ -94,9 +95,11 @@ struct PostgresSQLDifferentialTests {
                 if let expected, expected == actual {
                     tally.agreed += 1
                 } else {
-                    tally.problems.append("\(predicate.predicateFormat): evaluator \(expected.map { "\($0.sorted())" } ?? "refused"), PostgreSQL \(actual.sorted())\n    \(sql) \(values)")
+                    tally.problems.append(
+                        "\(predicate.predicateFormat): evaluator \(expected.map { "\($0.sorted())" } ?? "refused"), PostgreSQL \(actual.sorted())\n    \(sql) \(values)"
+                    )
                 }
-            } catch where error.sqlState == "CQ001" || error.sqlState == "CQ002" {
+            } catch  where error.sqlState == "CQ001" || error.sqlState == "CQ002" {
                 tally.refusedAtRun += 1
                 tally.refusalStates[error.sqlState ?? "", default: 0] += 1
             } catch {
@@ -117,12 +120,14 @@ struct PostgresSQLDifferentialTests {
         for (entity, rows, next) in [
             ("Developer", graph.developers, developer), ("Language", graph.languages, language), ("Project", graph.projects, project),
         ] as [(String, [SQLDifferentialTests.Row], (inout SQLDifferentialTests.PredicateGenerator) -> (String, [Any?]))] {
-            try run(entity: entity, rows: rows, store: graph.store, connection: connection, count: 400, next: next,
-                    generator: &generator, tally: &tally)
+            try run(
+                entity: entity, rows: rows, store: graph.store, connection: connection, count: 400, next: next,
+                generator: &generator, tally: &tally)
         }
-        print("PostgreSQL differential many-to-many seed \(seed): \(tally.total) predicates, \(tally.agreed) agree, "
-            + "\(tally.refusedByBoth) refused by both, \(tally.refusedAtCompile) refused by the PostgreSQL compiler, "
-            + "\(tally.refusedAtRun) refused by PostgreSQL's functions \(tally.refusalStates.sorted { $0.key < $1.key }), \(tally.problems.count) disagree")
+        print(
+            "PostgreSQL differential many-to-many seed \(seed): \(tally.total) predicates, \(tally.agreed) agree, "
+                + "\(tally.refusedByBoth) refused by both, \(tally.refusedAtCompile) refused by the PostgreSQL compiler, "
+                + "\(tally.refusedAtRun) refused by PostgreSQL's functions \(tally.refusalStates.sorted { $0.key < $1.key }), \(tally.problems.count) disagree")
         for problem in tally.problems.prefix(15) { Issue.record("\(problem)") }
         #expect(tally.problems.isEmpty)
         #expect(tally.refusedByBoth > 0)  // `ANY projects.members.firstName` has two to-many steps: both refuse it
@@ -135,16 +140,20 @@ struct PostgresSQLDifferentialTests {
         let connection = try postgresCopy(of: graph.store, schema: schema)
         defer { drop(connection, schema: schema) }
         var generator = SQLDifferentialTests.PredicateGenerator(
-            random: SeededGenerator(seed: seed &* 7919), departmentReferences: graph.departments.map(\.reference)
+            random: SeededGenerator(seed: seed &* 7919),
+            departmentReferences: graph.departments.map(\.reference)
                 + [ObjectReference(entityName: "Department", storeIdentifier: "elsewhere", identity: .primaryKey(1))])
         var tally = Tally()
-        try run(entity: "Employee", rows: graph.employees, store: graph.store, connection: connection, count: 700,
-                next: { $0.employeePredicate() }, generator: &generator, tally: &tally)
-        try run(entity: "Department", rows: graph.departments, store: graph.store, connection: connection, count: 700,
-                next: { $0.departmentPredicate() }, generator: &generator, tally: &tally)
-        print("PostgreSQL differential seed \(seed): \(tally.total) predicates, \(tally.agreed) agree, \(tally.refusedByBoth) refused by both, "
-            + "\(tally.refusedAtCompile) refused by the PostgreSQL compiler, \(tally.refusedAtRun) refused by PostgreSQL's functions \(tally.refusalStates.sorted { $0.key < $1.key }), "
-            + "\(tally.problems.count) disagree")
+        try run(
+            entity: "Employee", rows: graph.employees, store: graph.store, connection: connection, count: 700,
+            next: { $0.employeePredicate() }, generator: &generator, tally: &tally)
+        try run(
+            entity: "Department", rows: graph.departments, store: graph.store, connection: connection, count: 700,
+            next: { $0.departmentPredicate() }, generator: &generator, tally: &tally)
+        print(
+            "PostgreSQL differential seed \(seed): \(tally.total) predicates, \(tally.agreed) agree, \(tally.refusedByBoth) refused by both, "
+                + "\(tally.refusedAtCompile) refused by the PostgreSQL compiler, \(tally.refusedAtRun) refused by PostgreSQL's functions \(tally.refusalStates.sorted { $0.key < $1.key }), "
+                + "\(tally.problems.count) disagree")
         for problem in tally.problems.prefix(15) { Issue.record("\(problem)") }
         #expect(tally.problems.isEmpty)
         #expect(tally.agreed > tally.total * 9 / 10)

@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// `relationshipKeyPathsForPrefetching` and `returnsObjectsAsFaults`.
 ///
@@ -30,7 +31,8 @@ struct PrefetchTests {
     /// Deletes every row of every entity and join table, through a connection of its own.
     private func emptyTables(_ url: URL) throws {
         let connection = try SQLiteConnection(path: url.path)
-        let tables = try ContextTestSupport.rows(connection,
+        let tables = try ContextTestSupport.rows(
+            connection,
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')")
         for table in tables { try connection.execute("DELETE FROM \(table[0])") }
     }

@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The README's "Using the model and the store from Swift" snippet, as written there (with the store
 /// file in a temporary folder), and the values it shows.
@@ -37,8 +38,10 @@ struct ReadmeSnippetTests {
         #expect(employees == [ann])
         let sql = try container.coordinator.withStore { try $0.sql(for: request) }
         // The README shows the statement that reads whole rows; the ID statement has the same clauses.
-        #expect(sql.sql.hasSuffix("FROM ZEMPLOYEE t0 LEFT JOIN ZDEPARTMENT t1 ON t1.Z_PK = t0.ZDEPARTMENT"
-            + " WHERE (cdqi_beginswith(t1.ZNAME, ?, ?) AND t0.ZSALARY > ?) ORDER BY t0.ZLASTNAME COLLATE BINARY ASC, t0.Z_PK"))
+        #expect(
+            sql.sql.hasSuffix(
+                "FROM ZEMPLOYEE t0 LEFT JOIN ZDEPARTMENT t1 ON t1.Z_PK = t0.ZDEPARTMENT"
+                    + " WHERE (cdqi_beginswith(t1.ZNAME, ?, ?) AND t0.ZSALARY > ?) ORDER BY t0.ZLASTNAME COLLATE BINARY ASC, t0.Z_PK"))
         #expect(sql.bindings == [.string("eng"), .integer(1), .integer(100_000)])
     }
 }

@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Inverse maintenance, join tables, order keys and delete rules.
 @Suite("Relationships")
@@ -41,12 +42,16 @@ struct RelationshipTests {
         let department = try ContextTestSupport.insert(context, "Department", ["name": "R"])
         let test = try context.insertNewObject(forEntityName: "TestEntity")
         let employee = try ContextTestSupport.insert(context, "Employee", ["firstName": "A", "lastName": "B"])
-        #expect(throws: ManagedObjectError.wrongDestinationEntity(
-            entity: "Employee", key: "department", expected: "Department", got: "TestEntity")) {
+        #expect(
+            throws: ManagedObjectError.wrongDestinationEntity(
+                entity: "Employee", key: "department", expected: "Department", got: "TestEntity")
+        ) {
             try employee.setValue(test, forKey: "department")
         }
-        #expect(throws: ManagedObjectError.wrongValueType(
-            entity: "Employee", key: "department", expected: "a ManagedObject", got: "String")) {
+        #expect(
+            throws: ManagedObjectError.wrongValueType(
+                entity: "Employee", key: "department", expected: "a ManagedObject", got: "String")
+        ) {
             try employee.setValue("Research", forKey: "department")
         }
         let other = try ContextTestSupport.memoryContext("Company")
@@ -81,21 +86,24 @@ struct RelationshipTests {
 
         // Developer 1, Language 2, Project 3: Z_1LANGUAGES (Z_1DEVELOPERS, Z_2LANGUAGES), Z_1PROJECTS (Z_1MEMBERS, Z_3PROJECTS).
         // Keys: Ann 1, Bob 2; Swift 1, Rust 2; Compiler 1.
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_1DEVELOPERS, Z_2LANGUAGES FROM Z_1LANGUAGES ORDER BY 1, 2") == [
-            ["1", "1"], ["1", "2"], ["2", "2"],
-        ])
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_1MEMBERS, Z_3PROJECTS FROM Z_1PROJECTS ORDER BY 1, 2") == [
-            ["1", "1"], ["2", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_1DEVELOPERS, Z_2LANGUAGES FROM Z_1LANGUAGES ORDER BY 1, 2") == [
+                ["1", "1"], ["1", "2"], ["2", "2"],
+            ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_1MEMBERS, Z_3PROJECTS FROM Z_1PROJECTS ORDER BY 1, 2") == [
+                ["1", "1"], ["2", "1"],
+            ])
         #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, ZLEAD, ZNAME FROM ZPROJECT") == [["1", "1", "Compiler"]])
 
         try swift.removeObject(ann, fromKey: "developers")
         try bob.addObject(swift, toKey: "languages")
         #expect(try ann.objects(forKey: "languages") == [rust])
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_1DEVELOPERS, Z_2LANGUAGES FROM Z_1LANGUAGES ORDER BY 1, 2") == [
-            ["1", "2"], ["2", "1"], ["2", "2"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_1DEVELOPERS, Z_2LANGUAGES FROM Z_1LANGUAGES ORDER BY 1, 2") == [
+                ["1", "2"], ["2", "1"], ["2", "2"],
+            ])
 
         // Read back from the join table in a fresh context.
         let fresh = ManagedObjectContext(coordinator: coordinator)
@@ -121,18 +129,21 @@ struct RelationshipTests {
         #expect(try emma.object(forKey: "shelf") === shelf)
         try context.save()
         // Item is entity 1 (root of Book 2, Media 3, Album 4): keys 1, 2, 3 in insertion order.
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_ENT, ZTITLE, ZSHELF, Z_FOK_SHELF FROM ZITEM ORDER BY Z_PK") == [
-            ["1", "2", "Dune", "1", "2048"], ["2", "4", "Kind of Blue", "1", "3072"], ["3", "2", "Emma", "1", "4096"],
-        ])
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_MAX > 0 ORDER BY Z_ENT") == [
-            ["1", "3"], ["5", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_PK, Z_ENT, ZTITLE, ZSHELF, Z_FOK_SHELF FROM ZITEM ORDER BY Z_PK") == [
+                ["1", "2", "Dune", "1", "2048"], ["2", "4", "Kind of Blue", "1", "3072"], ["3", "2", "Emma", "1", "4096"],
+            ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_MAX > 0 ORDER BY Z_ENT") == [
+                ["1", "3"], ["5", "1"],
+            ])
 
         try shelf.insertObject(emma, at: 0, forKey: "items")
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT ZTITLE, Z_FOK_SHELF FROM ZITEM ORDER BY Z_FOK_SHELF") == [
-            ["Emma", "2048"], ["Dune", "3072"], ["Kind of Blue", "4096"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT ZTITLE, Z_FOK_SHELF FROM ZITEM ORDER BY Z_FOK_SHELF") == [
+                ["Emma", "2048"], ["Dune", "3072"], ["Kind of Blue", "4096"],
+            ])
 
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let shelfAgain = try fresh.existingObject(with: shelf.objectID)
@@ -144,9 +155,10 @@ struct RelationshipTests {
         // Removing an item clears its key and order.
         try shelfAgain.removeObject(items[1], fromKey: "items")
         try fresh.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT ZTITLE, ZSHELF, Z_FOK_SHELF FROM ZITEM ORDER BY Z_PK") == [
-            ["Dune", "NULL", "NULL"], ["Kind of Blue", "1", "3072"], ["Emma", "1", "2048"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT ZTITLE, ZSHELF, Z_FOK_SHELF FROM ZITEM ORDER BY Z_PK") == [
+                ["Dune", "NULL", "NULL"], ["Kind of Blue", "1", "3072"], ["Emma", "1", "2048"],
+            ])
     }
 
     @Test("Cascade deletes the destinations; Nullify removes the object from the inverse")
@@ -192,7 +204,10 @@ struct RelationshipTests {
             try context.save()
             Issue.record("the Deny rule should refuse the save")
         } catch {
-            guard case .validation(let failures) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .validation(let failures) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(failures.map(\.problem) == [.deleteDenied(count: 1)])
             #expect(failures.map(\.key) == ["items"])
             #expect(failures.first?.code == 1600)
@@ -247,7 +262,7 @@ struct RelationshipTests {
         try b.save()
 
         try a.delete(projectInA)
-        #expect(throws: ContextError.self) { try a.save() }   // the project's row changed (its lead was nullified)
+        #expect(throws: ContextError.self) { try a.save() }  // the project's row changed (its lead was nullified)
         a.mergePolicy = .mergeByPropertyObjectTrump
         try a.save()
         #expect(try ContextTestSupport.rows(file: url, "SELECT (SELECT COUNT(*) FROM ZPROJECT), (SELECT COUNT(*) FROM ZDEVELOPER)") == [["0", "0"]])

@@ -157,7 +157,10 @@ struct SQLDifferentialTests {
                 let reference = random.below(4) == 0 ? nil : departmentReferences[random.below(departmentReferences.count)]
                 return ("department \(["==", "!="][random.below(2)]) %@", [reference])
             case 1:
-                return ("department IN %@", [[departmentReferences[random.below(departmentReferences.count)], departmentReferences[random.below(departmentReferences.count)]]])
+                return (
+                    "department IN %@",
+                    [[departmentReferences[random.below(departmentReferences.count)], departmentReferences[random.below(departmentReferences.count)]]]
+                )
             case 2:
                 // A modifier on a key path that is not to-many: the plain comparison, nil first (§3.7).
                 let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
@@ -184,7 +187,10 @@ struct SQLDifferentialTests {
             let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
             switch random.below(10) {
             case 0:
-                return ("\(modifier) employees.\(["firstName", "nickName"][random.below(2)]) \(["BEGINSWITH", "==", "CONTAINS", "LIKE"][random.below(4)])\(options()) %@", [string()])
+                return (
+                    "\(modifier) employees.\(["firstName", "nickName"][random.below(2)]) \(["BEGINSWITH", "==", "CONTAINS", "LIKE"][random.below(4)])\(options()) %@",
+                    [string()]
+                )
             case 1:
                 return ("\(modifier) employees.salary \(comparison()) %@", [number()])
             case 2:
@@ -201,7 +207,10 @@ struct SQLDifferentialTests {
                 // CDQI's own form: a modifier on the subquery variable's attribute.
                 let modifier = ["ANY", "ALL", "NONE", "SOME"][random.below(4)]
                 let key = ["lastName", "nickName"][random.below(2)]
-                return ("SUBQUERY(employees, $v, \(modifier) $v.\(key) \(["BEGINSWITH", "==", "!="][random.below(3)])\(options()) %@).@count \(comparison()) %@", [string(), random.below(3)])
+                return (
+                    "SUBQUERY(employees, $v, \(modifier) $v.\(key) \(["BEGINSWITH", "==", "!="][random.below(3)])\(options()) %@).@count \(comparison()) %@",
+                    [string(), random.below(3)]
+                )
             default:
                 return leaf(strings: ["name"], numbers: ["budget"], dates: [])
             }
@@ -243,10 +252,11 @@ struct SQLDifferentialTests {
             }
             do {
                 let fetched = try store.fetchObjectReferences(FetchRequest(entityName: entity, predicate: predicate))
-                let actual = Set(fetched.compactMap { reference -> Int64? in
-                    if case .primaryKey(let key) = reference.identity { return key }
-                    return nil
-                })
+                let actual = Set(
+                    fetched.compactMap { reference -> Int64? in
+                        if case .primaryKey(let key) = reference.identity { return key }
+                        return nil
+                    })
                 if let expected {
                     if expected == actual {
                         agreed += 1
@@ -273,7 +283,8 @@ struct SQLDifferentialTests {
     func differential(seed: UInt64) throws {
         let graph = try makeCompany(seed: seed)
         var generator = PredicateGenerator(
-            random: SeededGenerator(seed: seed &* 7919), departmentReferences: graph.departments.map(\.reference)
+            random: SeededGenerator(seed: seed &* 7919),
+            departmentReferences: graph.departments.map(\.reference)
                 + [ObjectReference(entityName: "Department", storeIdentifier: "elsewhere", identity: .primaryKey(1))])
         let employees = try run(
             entity: "Employee", rows: graph.employees, store: graph.store, count: 700,
@@ -282,7 +293,9 @@ struct SQLDifferentialTests {
             entity: "Department", rows: graph.departments, store: graph.store, count: 700,
             next: { $0.departmentPredicate() }, generator: &generator)
         let problems = employees.problems + departments.problems
-        print("differential seed \(seed): \(employees.agreed + departments.agreed) predicates agree (\(employees.nonTrivial + departments.nonTrivial) select some but not all rows), \(employees.refusedByBoth + departments.refusedByBoth) refused by both, \(problems.count) disagree; \(graph.store.compiledFetchCount) shapes compiled")
+        print(
+            "differential seed \(seed): \(employees.agreed + departments.agreed) predicates agree (\(employees.nonTrivial + departments.nonTrivial) select some but not all rows), \(employees.refusedByBoth + departments.refusedByBoth) refused by both, \(problems.count) disagree; \(graph.store.compiledFetchCount) shapes compiled"
+        )
         for problem in problems.prefix(15) { Issue.record("\(problem)") }
         #expect(problems.isEmpty)
         // Every generated Company predicate is one both back ends run, the modifiers on single values
@@ -317,7 +330,9 @@ extension SQLDifferentialTests {
             developer.values = ["firstName": name(), "lastName": name(), "nickName": name()]
             developer.toMany = ["languages": [], "projects": [], "ledProjects": []]
             let insert = try connection.prepare("INSERT INTO ZDEVELOPER (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZNICKNAME) VALUES (?, 1, 1, ?, ?, ?)")
-            try insert.bind([.integer(Int64(pk)), developer.values["firstName"] ?? .null, developer.values["lastName"] ?? .null, developer.values["nickName"] ?? .null])
+            try insert.bind([
+                .integer(Int64(pk)), developer.values["firstName"] ?? .null, developer.values["lastName"] ?? .null, developer.values["nickName"] ?? .null,
+            ])
             try insert.run()
             developers.append(developer)
         }
@@ -340,8 +355,10 @@ extension SQLDifferentialTests {
             project.toMany = ["members": []]
             lead?.toMany["ledProjects", default: []].append(project)
             let insert = try connection.prepare("INSERT INTO ZPROJECT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZDEADLINE, ZLEAD) VALUES (?, 3, 1, ?, ?, ?)")
-            try insert.bind([.integer(Int64(pk)), project.values["name"] ?? .null, project.values["deadline"] ?? .null,
-                             lead.map { .integer($0.primaryKey) } ?? .null])
+            try insert.bind([
+                .integer(Int64(pk)), project.values["name"] ?? .null, project.values["deadline"] ?? .null,
+                lead.map { .integer($0.primaryKey) } ?? .null,
+            ])
             try insert.run()
             projects.append(project)
         }
@@ -382,14 +399,18 @@ extension SQLDifferentialTests {
             total.nonTrivial += result.nonTrivial
             problems += result.problems
         }
-        print("differential many-to-many seed \(seed): \(total.agreed) agree (\(total.nonTrivial) select some but not all rows), \(total.refused) refused by both, \(problems.count) disagree")
+        print(
+            "differential many-to-many seed \(seed): \(total.agreed) agree (\(total.nonTrivial) select some but not all rows), \(total.refused) refused by both, \(problems.count) disagree"
+        )
         for problem in problems.prefix(15) { Issue.record("\(problem)") }
         #expect(problems.isEmpty)
         #expect(total.refused > 0)  // `ANY projects.members.firstName` has two to-many steps: both refuse it
     }
 
     /// The predicate generators of the Developers graph: for developers, languages and projects.
-    static func developersGenerators(_ graph: DevelopersGraph) -> (
+    static func developersGenerators(
+        _ graph: DevelopersGraph
+    ) -> (
         developer: (inout PredicateGenerator) -> (String, [Any?]),
         language: (inout PredicateGenerator) -> (String, [Any?]),
         project: (inout PredicateGenerator) -> (String, [Any?])
@@ -399,7 +420,11 @@ extension SQLDifferentialTests {
         func developer(_ g: inout PredicateGenerator) -> (String, [Any?]) {
             let modifier = ["ANY", "ALL", "NONE"][g.random.below(3)]
             switch g.random.below(9) {
-            case 0: return ("\(modifier) languages.name \(["==", "BEGINSWITH", "LIKE", "!="][g.random.below(4)])\(g.options()) %@", [["Swift", "swift", "S*", "C", "Zig"][g.random.below(5)]])
+            case 0:
+                return (
+                    "\(modifier) languages.name \(["==", "BEGINSWITH", "LIKE", "!="][g.random.below(4)])\(g.options()) %@",
+                    [["Swift", "swift", "S*", "C", "Zig"][g.random.below(5)]]
+                )
             case 1: return ("languages.@count \(g.comparison()) %@", [g.random.below(4)])
             case 2: return ("SUBQUERY(projects, $p, $p.lead == SELF).@count \(g.comparison()) %@", [g.random.below(2)])
             case 3: return ("%@ IN languages", [languageRefs[g.random.below(languageRefs.count)]])
@@ -407,8 +432,10 @@ extension SQLDifferentialTests {
             case 5: return ("ANY projects.members.firstName == %@", [g.string()])
             case 6:
                 // A modifier on the subquery variable's to-one path and attribute (§3.7).
-                let inner = ["\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.lead.nickName \(["==", "BEGINSWITH", "!="][g.random.below(3)])\(g.options()) %@",
-                             "\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.name LIKE\(g.options()) %@"][g.random.below(2)]
+                let inner = [
+                    "\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.lead.nickName \(["==", "BEGINSWITH", "!="][g.random.below(3)])\(g.options()) %@",
+                    "\(["ANY", "ALL", "NONE", "SOME"][g.random.below(4)]) $p.name LIKE\(g.options()) %@",
+                ][g.random.below(2)]
                 return ("SUBQUERY(projects, $p, \(inner)).@count \(g.comparison()) %@", [g.string(), g.random.below(2)])
             default: return g.leaf(strings: ["firstName", "lastName", "nickName"], numbers: [], dates: [])
             }

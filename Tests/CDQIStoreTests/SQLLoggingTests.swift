@@ -11,7 +11,11 @@ import Testing
 @Suite struct SQLLoggingTests {
     /// Keeps what was logged.
     final class Captured: Sendable {
-        struct Entry: Sendable { var level: Logger.Level; var message: String; var metadata: [String: String] }
+        struct Entry: Sendable {
+            var level: Logger.Level
+            var message: String
+            var metadata: [String: String]
+        }
         let entries = Mutex<[Entry]>([])
         var all: [Entry] { entries.withLock { $0 } }
     }

@@ -13,8 +13,10 @@ struct SQLiteFunctionsTests {
     }
 
     /// Runs `SELECT function(?, ?, options)` with the two strings bound.
-    private func call(_ connection: SQLiteConnection, _ function: String, _ left: String, _ right: String,
-                      _ options: ComparisonOptions = []) throws -> Int64 {
+    private func call(
+        _ connection: SQLiteConnection, _ function: String, _ left: String, _ right: String,
+        _ options: ComparisonOptions = []
+    ) throws -> Int64 {
         let statement = try connection.prepare("SELECT \(function)(?, ?, ?)")
         defer { statement.reset() }
         try statement.bind(left, at: 1)
@@ -73,7 +75,8 @@ struct SQLiteFunctionsTests {
     func appleTriggerFunctions() throws {
         let db = try connection()
         // The shape of Apple's trigger (coredata-sqlite-format.md §7.2), on a two-table miniature.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE ZBOOK (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZPAGESCOUNT INTEGER, ZUPDATED TIMESTAMP);
             CREATE TABLE ZPAGE (Z_PK INTEGER PRIMARY KEY, ZBOOK INTEGER);
             CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_INSERT AFTER INSERT ON ZPAGE FOR EACH ROW WHEN (NEW.ZBOOK NOT NULL)

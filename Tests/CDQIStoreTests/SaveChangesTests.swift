@@ -1,5 +1,6 @@
-@testable import CDQIStore
 import Testing
+
+@testable import CDQIStore
 
 /// The IDs a save returns: listed by the save, read as sets.
 @Suite("Save changes")
@@ -44,7 +45,9 @@ struct SaveChangesTests {
     /// Saves two departments, then a change to one and the other's deletion, in a context released
     /// before returning: the second save's changes and the IDs it must name (each worked out from the
     /// rows the store holds, not from the changes).
-    private static func saveInsertsUpdatesAndDeletes(_ coordinator: PersistentStoreCoordinator) throws
+    private static func saveInsertsUpdatesAndDeletes(
+        _ coordinator: PersistentStoreCoordinator
+    ) throws
         -> (changes: SaveChanges, expected: (inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>))
     {
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// A many-to-many relationship that is its own inverse (`Person.friends` ↔ `Person.friends`, as in
 /// RestKit's corpus model): both join columns would be named `Z_1FRIENDS`; the second takes the `1`

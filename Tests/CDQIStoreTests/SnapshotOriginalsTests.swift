@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// An object's snapshot keeps only the values of the slots written since it was taken (the rest are the
 /// current ones): every path that puts values into an object must leave a later save writing exactly
@@ -11,12 +12,15 @@ struct SnapshotOriginalsTests {
     /// The stored values of the saved employee named `first`, read by a fresh context.
     private func stored(_ coordinator: PersistentStoreCoordinator, _ first: String) throws -> [String] {
         try ContextTestSupport.rows(
-            coordinator, "SELECT ZNICKNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE WHERE ZFIRSTNAME = '\(first)'").first ?? []
+            coordinator, "SELECT ZNICKNAME, ZSALARY, Z_OPT FROM ZEMPLOYEE WHERE ZFIRSTNAME = '\(first)'"
+        ).first ?? []
     }
 
     /// A new Company store file with one saved employee, the context that saved it (objects live only as
     /// long as their context) and the folder's clean-up.
-    private func savedEmployee(_ first: String, _ last: String, salary: Int) throws
+    private func savedEmployee(
+        _ first: String, _ last: String, salary: Int
+    ) throws
         -> (coordinator: PersistentStoreCoordinator, context: ManagedObjectContext, employee: ManagedObject, cleanUp: () -> Void)
     {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
@@ -70,7 +74,7 @@ struct SnapshotOriginalsTests {
         try b.existingObject(with: saved.objectID).setValue(200, forKey: "salary")
         try b.save()
         try ada.setValue(300, forKey: "salary")
-        try a.save()   // the store's salary wins: 200, version 3
+        try a.save()  // the store's salary wins: 200, version 3
         #expect(try stored(coordinator, "Ada") == ["NULL", "200", "3"])
         try ada.setValue("Countess", forKey: "nickName")
         try a.save()
@@ -116,7 +120,8 @@ struct SnapshotOriginalsTests {
         try ContextTestSupport.rows(
             coordinator,
             "SELECT d.ZNAME, e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT"
-                + " WHERE e.ZFIRSTNAME = '\(first)'").first ?? []
+                + " WHERE e.ZFIRSTNAME = '\(first)'"
+        ).first ?? []
     }
 
     @Test("a to-one set and set back is no update; the committed value stays the stored one meanwhile")
@@ -141,7 +146,7 @@ struct SnapshotOriginalsTests {
         let (coordinator, context, ada, _, research, cleanUp) = try savedDepartments()
         defer { cleanUp() }
         try ada.setValue(research, forKey: "department")
-        try ada.setValue(100, forKey: "salary")   // the value it has: no change
+        try ada.setValue(100, forKey: "salary")  // the value it has: no change
         try context.save()
         #expect(try storedDepartment(coordinator, "Ada") == ["Research", "2"])
         #expect(!ada.hasChanges)
@@ -263,7 +268,7 @@ struct SnapshotOriginalsTests {
         try b.existingObject(with: ada.objectID).setValue(b.existingObject(with: research.objectID), forKey: "department")
         try b.save()
         try adaInA.setValue(7, forKey: "salary")
-        try a.save()   // the store's department wins, a's salary is kept: version 3
+        try a.save()  // the store's department wins, a's salary is kept: version 3
         let query = "SELECT d.ZNAME, e.ZSALARY, e.Z_OPT FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT"
         #expect(try ContextTestSupport.rows(coordinator, query) == [["Research", "7", "3"]])
         let researchInA = try #require(try adaInA.value(forKey: "department") as? ManagedObject)

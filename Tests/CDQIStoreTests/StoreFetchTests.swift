@@ -12,7 +12,8 @@ struct StoreFetchTests {
     private func library() throws -> SQLiteStore {
         let store = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Library"), url: nil)
         // Entity numbers: Item 1, Book 2, Media 3, Album 4, Shelf 5, Tag 6.
-        try store.connection.execute("""
+        try store.connection.execute(
+            """
             INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 5, 1, 'Fiction'), (2, 5, 1, 'Music');
             INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZISBN, ZDURATION, ZTRACKCOUNT, ZSHELF, ZCREATEDAT) VALUES
                 (1, 2, 1, 'banana', '0000000001', NULL, NULL, 1, 10),
@@ -62,8 +63,10 @@ struct StoreFetchTests {
     func ordering() throws {
         let store = try library()
         func sorted(_ comparison: FetchSortDescriptor.Comparison, ascending: Bool = true) throws -> [Int64] {
-            try keys(store, FetchRequest(
-                entityName: "Item", sortDescriptors: [FetchSortDescriptor(keyPath: "title", ascending: ascending, comparison: comparison)]))
+            try keys(
+                store,
+                FetchRequest(
+                    entityName: "Item", sortDescriptors: [FetchSortDescriptor(keyPath: "title", ascending: ascending, comparison: comparison)]))
         }
         // Titles: 1 banana, 2 Apple, 3 cherry, 4 apple, 5 file10, 6 file9.
         #expect(try sorted(.compare) == [2, 4, 1, 3, 5, 6])  // code points: "Apple" < "apple" < "banana" < …
@@ -71,12 +74,15 @@ struct StoreFetchTests {
         #expect(try sorted(.caseInsensitiveCompare) == [2, 4, 1, 3, 5, 6])  // tie "Apple"/"apple" broken by Z_PK
         #expect(try sorted(.localizedStandardCompare).suffix(2) == [6, 5])  // file9 before file10
         // nil sorts first ascending: Media durations nil (5), 1.0 (6), 3.0 (4), 61.5 (3).
-        #expect(try keys(store, FetchRequest(entityName: "Media", sortDescriptors: [FetchSortDescriptor(keyPath: "duration")]))
-            == [5, 6, 4, 3])
+        #expect(
+            try keys(store, FetchRequest(entityName: "Media", sortDescriptors: [FetchSortDescriptor(keyPath: "duration")]))
+                == [5, 6, 4, 3])
         // Through a to-one: shelf names nil (4, 6), Fiction (1, 2), Music (3, 5); then title descending.
-        let byShelf = FetchRequest(entityName: "Item", sortDescriptors: [
-            FetchSortDescriptor(keyPath: "shelf.name"), FetchSortDescriptor(keyPath: "title", ascending: false),
-        ])
+        let byShelf = FetchRequest(
+            entityName: "Item",
+            sortDescriptors: [
+                FetchSortDescriptor(keyPath: "shelf.name"), FetchSortDescriptor(keyPath: "title", ascending: false),
+            ])
         #expect(try keys(store, byShelf) == [6, 4, 1, 2, 5, 3])
         var window = byShelf
         window.fetchOffset = 2
@@ -123,8 +129,10 @@ struct StoreFetchTests {
         let literal = try error("Item", "ANY {'a', 'b'} == 'x'")
         if case .modifierNeedsToMany = literal {} else { Issue.record("ANY on a literal collection: \(String(describing: literal))") }
         #expect(try error("Shelf", "ANY items.tags.name == 'x'") == .multipleToManySteps(keyPath: "items.tags.name"))
-        #expect(try error("Item", "title.length == 3") == .typeMismatch(
-            expression: "title.length", reason: "'title' is an attribute; no key can follow it"))
+        #expect(
+            try error("Item", "title.length == 3")
+                == .typeMismatch(
+                    expression: "title.length", reason: "'title' is an attribute; no key can follow it"))
         #expect(try error("Item", "FUNCTION(title, 'uppercaseString') == 'A'") != nil)
     }
 

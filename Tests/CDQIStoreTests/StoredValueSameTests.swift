@@ -1,7 +1,8 @@
-@testable import CDQIStore
 import CDQIPredicate
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The in-place comparison change detection uses agrees with `==` on every pair of kinds.
 @Suite("Stored values compared in place")

@@ -1,5 +1,6 @@
-@testable import CDQIStore
 import Testing
+
+@testable import CDQIStore
 
 /// The to-one slots of an object: two inline, the rest in an array.
 @Suite("To-one slots")

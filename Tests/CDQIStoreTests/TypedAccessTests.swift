@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 // Classes written as `cdqi` writes them for the Company and Library fixtures. The slot positions are
 // those of the runtime layout (inherited properties first, attributes and relationships in model
@@ -213,8 +214,8 @@ private enum TypedCompanyModel: GeneratedModel {
     @Test func unsetNonOptionalPropertiesReadTheirZeroOrTheModelDefault() throws {
         let container = try companyContainer()
         let employee = try container.viewContext.insert(TypedEmployee.self)
-        #expect(employee.firstName == "")        // no default in the model: unset
-        #expect(employee.salary == 0)            // defaultValueString="0"
+        #expect(employee.firstName == "")  // no default in the model: unset
+        #expect(employee.salary == 0)  // defaultValueString="0"
         #expect(employee.hireDate == nil)
         #expect(employee.department == nil)
         #expect(container.viewContext.accessorErrors.isEmpty)
@@ -286,8 +287,9 @@ private enum TypedCompanyModel: GeneratedModel {
         let shelf = try #require(shelves.first as? TypedShelf)
         #expect(shelf.items.map(\.title) == ["C", "A", "B"])
         // A fetch of the abstract parent returns the sub-entity's class.
-        let items = try container.viewContext.fetch(FetchRequest(
-            entityName: "Item", sortDescriptors: [FetchSortDescriptor(keyPath: "title")]))
+        let items = try container.viewContext.fetch(
+            FetchRequest(
+                entityName: "Item", sortDescriptors: [FetchSortDescriptor(keyPath: "title")]))
         #expect(items.map { $0 is TypedBook } == [true, true, true])
         #expect(items.compactMap { ($0 as? TypedBook)?.isbn } == ["0000000001", "0000000002", "0000000003"])
     }
@@ -328,12 +330,13 @@ private enum TypedCompanyModel: GeneratedModel {
         // Relationship 0 of Employee is a to-one: asking for it as a to-many is refused.
         #expect(employee.cdqiToMany(at: 0).isEmpty)
         let errors = container.viewContext.takeAccessorErrors()
-        #expect(errors == [
-            .unknownKey(entity: "Employee", key: "attribute #99"),
-            .unknownKey(entity: "Employee", key: "attribute #-1"),
-            .unknownKey(entity: "Employee", key: "to-one relationship #5"),
-            .unknownKey(entity: "Employee", key: "to-many relationship #0"),
-        ])
+        #expect(
+            errors == [
+                .unknownKey(entity: "Employee", key: "attribute #99"),
+                .unknownKey(entity: "Employee", key: "attribute #-1"),
+                .unknownKey(entity: "Employee", key: "to-one relationship #5"),
+                .unknownKey(entity: "Employee", key: "to-many relationship #0"),
+            ])
     }
 
     @Test func registeringWithAnotherModelIsRefused() throws {

@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// A refused save lists every failure and changes nothing on disk or in the context.
 @Suite("Validation on save")
@@ -35,8 +36,8 @@ struct ValidationTests {
         try context.save()
         let before = try fileBytes(url)
 
-        try keep.setValue(nil, forKey: "name")                       // required
-        let book = try ContextTestSupport.insert(context, "Book", ["isbn": "12345", "createdAt": created])   // no title, bad isbn
+        try keep.setValue(nil, forKey: "name")  // required
+        let book = try ContextTestSupport.insert(context, "Book", ["isbn": "12345", "createdAt": created])  // no title, bad isbn
         let album = try ContextTestSupport.insert(context, "Album", ["title": "Loud", "trackCount": 1000, "createdAt": created])
         let quiet = try ContextTestSupport.insert(context, "Album", ["title": "Quiet", "trackCount": 0, "createdAt": created])
         for index in 0..<6 {
@@ -54,8 +55,9 @@ struct ValidationTests {
         ]
         #expect(found.count == expected.count)
         for (entity, key, problem) in expected {
-            #expect(found.contains { $0.entityName == entity && $0.key == key && $0.problem == problem },
-                    "missing \(entity).\(key) \(problem)")
+            #expect(
+                found.contains { $0.entityName == entity && $0.key == key && $0.problem == problem },
+                "missing \(entity).\(key) \(problem)")
         }
         let isbnFailure = found.first { (failure: ValidationFailure) in failure.key == "isbn" }
         #expect(isbnFailure?.objectID == book.objectID.uriString)
@@ -106,7 +108,7 @@ struct ValidationTests {
         try ContextTestSupport.insert(context, "Language", ["name": "Swift"])
         try context.save()
 
-        try ContextTestSupport.insert(context, "Developer", ["firstName": "Ann", "lastName": "Kay"])   // differs: fine
+        try ContextTestSupport.insert(context, "Developer", ["firstName": "Ann", "lastName": "Kay"])  // differs: fine
         let twin = try ContextTestSupport.insert(context, "Developer", ["firstName": "Ann", "lastName": "Lee"])
         let swiftA = try ContextTestSupport.insert(context, "Language", ["name": "Rust"])
         let swiftB = try ContextTestSupport.insert(context, "Language", ["name": "Rust"])
@@ -126,9 +128,10 @@ struct ValidationTests {
         try context.delete(swiftB)
         try context.delete(saved)
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT ZFIRSTNAME, ZLASTNAME FROM ZDEVELOPER ORDER BY Z_PK") == [
-            ["Ann", "Kay"], ["Ann", "Lee"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT ZFIRSTNAME, ZLASTNAME FROM ZDEVELOPER ORDER BY Z_PK") == [
+                ["Ann", "Kay"], ["Ann", "Lee"],
+            ])
     }
 
     @Test("dynamic access reports unknown keys, wrong types and out-of-range integers")
@@ -156,7 +159,10 @@ struct ValidationTests {
             _ = try library.insertNewObject(forEntityName: "Item")
             Issue.record("Item is abstract")
         } catch {
-            guard case .abstractEntity("Item") = error else { Issue.record("wrong error \(error)"); return }
+            guard case .abstractEntity("Item") = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
         }
     }
 
@@ -164,7 +170,7 @@ struct ValidationTests {
     func changeTracking() throws {
         let context = try ContextTestSupport.memoryContext("Company")
         let employee = try context.insertNewObject(forEntityName: "Employee")
-        #expect(try employee.value(forKey: "salary") as? Int32 == 0)   // defaultValueString="0"
+        #expect(try employee.value(forKey: "salary") as? Int32 == 0)  // defaultValueString="0"
         try employee.setValue("Ada", forKey: "firstName")
         try employee.setValue("L", forKey: "lastName")
         #expect(Set(employee.changedValues().keys) == ["firstName", "lastName", "salary"])
@@ -177,7 +183,7 @@ struct ValidationTests {
         #expect(employee.changedValues()["firstName"] as? String == "Grace")
         #expect(employee.committedValues["firstName"] as? String == "Ada")
         #expect(employee.isUpdated)
-        try employee.setValue("Ada", forKey: "firstName")   // back to the saved value
+        try employee.setValue("Ada", forKey: "firstName")  // back to the saved value
         #expect(!employee.isUpdated)
         #expect(!context.hasChanges)
     }
@@ -202,16 +208,21 @@ struct ValidationTests {
         try ContextTestSupport.insert(context, "Note", ["title": "é😀", "when": Date(timeIntervalSinceReferenceDate: 100), "score": -1.5])
         let found = failures { try context.save() }
         let expected: Set<ValidationFailure> = [
-            ValidationFailure(entityName: "Note", objectID: short.objectID.uriString, key: "title",
-                              problem: .stringTooShort(minimumLength: 2, length: 1)),
-            ValidationFailure(entityName: "Note", objectID: short.objectID.uriString, key: "when",
-                              problem: .valueTooSmall(minimum: "2001-01-01T00:00:00Z")),
-            ValidationFailure(entityName: "Note", objectID: long.objectID.uriString, key: "title",
-                              problem: .stringTooLong(maximumLength: 5, length: 6)),
-            ValidationFailure(entityName: "Note", objectID: long.objectID.uriString, key: "when",
-                              problem: .valueTooLarge(maximum: "2001-01-01T00:01:40Z")),
-            ValidationFailure(entityName: "Note", objectID: long.objectID.uriString, key: "score",
-                              problem: .valueTooSmall(minimum: "-1.5")),
+            ValidationFailure(
+                entityName: "Note", objectID: short.objectID.uriString, key: "title",
+                problem: .stringTooShort(minimumLength: 2, length: 1)),
+            ValidationFailure(
+                entityName: "Note", objectID: short.objectID.uriString, key: "when",
+                problem: .valueTooSmall(minimum: "2001-01-01T00:00:00Z")),
+            ValidationFailure(
+                entityName: "Note", objectID: long.objectID.uriString, key: "title",
+                problem: .stringTooLong(maximumLength: 5, length: 6)),
+            ValidationFailure(
+                entityName: "Note", objectID: long.objectID.uriString, key: "when",
+                problem: .valueTooLarge(maximum: "2001-01-01T00:01:40Z")),
+            ValidationFailure(
+                entityName: "Note", objectID: long.objectID.uriString, key: "score",
+                problem: .valueTooSmall(minimum: "-1.5")),
         ]
         #expect(Set(found) == expected)
         #expect(found.count == 5)
@@ -236,13 +247,17 @@ struct ValidationTests {
             try context.save()
             Issue.record("expected the unique index to refuse the swap")
         } catch {
-            guard case .store(.sqlite(let sqlite)) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .store(.sqlite(let sqlite)) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(sqlite.code == 19)
         }
         #expect(try fileBytes(url) == before)
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, ZNAME, Z_OPT FROM ZTAG ORDER BY Z_PK") == [
-            ["1", "red", "1"], ["2", "blue", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_PK, ZNAME, Z_OPT FROM ZTAG ORDER BY Z_PK") == [
+                ["1", "red", "1"], ["2", "blue", "1"],
+            ])
         #expect(try ContextTestSupport.rows(file: url, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'") == [["2"]])
         #expect(added.objectID.isTemporaryID && added.isInserted)
         #expect(context.updatedObjects == [red, blue])
@@ -250,8 +265,9 @@ struct ValidationTests {
 
         try red.setValue("crimson", forKey: "name")
         try context.save()
-        #expect(try ContextTestSupport.rows(file: url, "SELECT Z_PK, ZNAME, Z_OPT FROM ZTAG ORDER BY Z_PK") == [
-            ["1", "crimson", "2"], ["2", "red", "2"], ["3", "green", "1"],
-        ])
+        #expect(
+            try ContextTestSupport.rows(file: url, "SELECT Z_PK, ZNAME, Z_OPT FROM ZTAG ORDER BY Z_PK") == [
+                ["1", "crimson", "2"], ["2", "red", "2"], ["3", "green", "1"],
+            ])
     }
 }

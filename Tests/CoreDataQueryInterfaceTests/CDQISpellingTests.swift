@@ -119,9 +119,10 @@ import Testing
             .order("lastName", FetchSortDescriptor(key: "firstName", ascending: false)).all()
         #expect(CompanyQueries.firstNames(mixed) == ["Karen", "Ann", "David", "Bob"])
         let query = Query.from(CompanyEmployee.self).order("lastName", FetchSortDescriptor(key: "firstName", ascending: false))
-        #expect(query.request().sortDescriptors == [
-            FetchSortDescriptor(keyPath: "lastName", ascending: true), FetchSortDescriptor(keyPath: "firstName", ascending: false),
-        ])
+        #expect(
+            query.request().sortDescriptors == [
+                FetchSortDescriptor(keyPath: "lastName", ascending: true), FetchSortDescriptor(keyPath: "firstName", ascending: false),
+            ])
         // A query bound to a context with context(_:) runs without one passed.
         #expect(try Query.from(CompanyEmployee.self).context(context).count() == 12)
     }
@@ -136,16 +137,19 @@ import Testing
             return try FixtureData.strings(try context.fetch(request), key)
         }
         // Last names starting with s, any case: Smith (Engineering, Sales), Smithson (Marketing).
-        #expect(try names("Department", #"SUBQUERY(employees, $v, SOME $v.lastName BEGINSWITH[c] "s").@count > 0"#, "name")
-            == ["Engineering", "Sales", "Marketing"])
-        #expect(try names("Department", #"SUBQUERY(employees, $v, ALL $v.salary > 60000).@count >= 3"#, "name")
-            == ["Engineering", "Sales"])
+        #expect(
+            try names("Department", #"SUBQUERY(employees, $v, SOME $v.lastName BEGINSWITH[c] "s").@count > 0"#, "name")
+                == ["Engineering", "Sales", "Marketing"])
+        #expect(
+            try names("Department", #"SUBQUERY(employees, $v, ALL $v.salary > 60000).@count >= 3"#, "name")
+                == ["Engineering", "Sales"])
         #expect(try names("Employee", #"ANY lastName == "Smith""#) == ["Bob", "David"])
         // ALL on a nil value is true; on a nickname it is the plain `nickName == nil`, false.
         #expect(try names("Employee", "ALL nickName == nil") == ["Bob", "Emma", "Hugo", "Jack", "Liam"])
         // NONE is NOT ANY: ANY is true for Annie (Ann) and Amazing Grace (Grace), false for nil.
-        #expect(try names("Employee", #"NONE nickName BEGINSWITH "A""#)
-            == ["Bob", "Chloé", "David", "Emma", "Frank", "Hugo", "Iris", "Jack", "Karen", "Liam"])
+        #expect(
+            try names("Employee", #"NONE nickName BEGINSWITH "A""#)
+                == ["Bob", "Chloé", "David", "Emma", "Frank", "Hugo", "Iris", "Jack", "Karen", "Liam"])
         // Through a to-one path: Liam has no department (nil: ALL true, ANY false).
         #expect(try names("Employee", #"ALL department.name == "Sales""#) == ["David", "Emma", "Frank", "Liam"])
         #expect(try names("Employee", #"ANY department.name == "Sales""#) == ["David", "Emma", "Frank"])

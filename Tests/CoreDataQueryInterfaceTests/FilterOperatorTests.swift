@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func matchesOperatorAndNot() {
-        #expect((e.lastName ~= "S.*") .predicateFormat == #"lastName MATCHES "S.*""#)
+        #expect((e.lastName ~= "S.*").predicateFormat == #"lastName MATCHES "S.*""#)
         #expect(not(e.salary > 5).predicateFormat == "NOT salary > 5")
         #expect((!(e.salary > 5) || e.nickName == nil).predicateFormat == "(NOT salary > 5) OR nickName == nil")
     }
@@ -44,11 +44,13 @@ import Testing
         #expect(some(dev.languages.name == "Swift").predicateFormat == #"ANY languages.name == "Swift""#)
         #expect(all(dev.languages.name == "C").predicateFormat == #"ALL languages.name == "C""#)
         #expect(none(dev.languages.name == "C").predicateFormat == #"NOT ANY languages.name == "C""#)
-        #expect(any(dev.languages.name.cdqiBeginsWith("S", options: .caseInsensitive)).predicateFormat
-            == #"ANY languages.name BEGINSWITH[c] "S""#)
+        #expect(
+            any(dev.languages.name.cdqiBeginsWith("S", options: .caseInsensitive)).predicateFormat
+                == #"ANY languages.name BEGINSWITH[c] "S""#)
         // Every comparison inside is quantified on its own.
-        #expect(any(dev.languages.name == "C" || dev.projects.name == "Kernel").predicateFormat
-            == #"ANY languages.name == "C" OR ANY projects.name == "Kernel""#)
+        #expect(
+            any(dev.languages.name == "C" || dev.projects.name == "Kernel").predicateFormat
+                == #"ANY languages.name == "C" OR ANY projects.name == "Kernel""#)
         // The format parser reads the same predicates back.
         #expect(none(dev.languages.name == "C") == (try PredicateNode(format: "NONE languages.name == 'C'")))
         #expect(all(dev.languages.name == "C") == (try PredicateNode(format: "ALL languages.name == 'C'")))
@@ -56,8 +58,10 @@ import Testing
 
     @Test func comparisonFunctionsAndTheirMethodTwins() {
         let pairs: [(PredicateNode, PredicateNode, String)] = [
-            (equalTo(e.lastName, "lee", options: .caseInsensitive), e.lastName.cdqiEqualTo("lee", options: .caseInsensitive),
-             #"lastName ==[c] "lee""#),
+            (
+                equalTo(e.lastName, "lee", options: .caseInsensitive), e.lastName.cdqiEqualTo("lee", options: .caseInsensitive),
+                #"lastName ==[c] "lee""#
+            ),
             (notEqualTo(e.salary, 5), e.salary.cdqiNotEqualTo(5), "salary != 5"),
             (lessThan(e.salary, 5), e.salary.cdqiLessThan(5), "salary < 5"),
             (lessThanOrEqualTo(e.salary, 5), e.salary.cdqiLessThanOrEqualTo(5), "salary <= 5"),
@@ -65,14 +69,22 @@ import Testing
             (greaterThanOrEqualTo(e.salary, 5), e.salary.cdqiGreaterThanOrEqualTo(5), "salary >= 5"),
             (between(e.salary, 1, 9), e.salary.cdqiBetween(1, and: 9), "salary BETWEEN {1, 9}"),
             (among(e.lastName, ["A", "B"]), e.lastName.cdqiAmong(["A", "B"]), #"lastName IN {"A", "B"}"#),
-            (contains(e.lastName, "mit", options: .caseInsensitive), e.lastName.cdqiContains("mit", options: .caseInsensitive),
-             #"lastName CONTAINS[c] "mit""#),
-            (like(e.lastName, "S*h", options: .diacriticInsensitive), e.lastName.cdqiLike("S*h", options: .diacriticInsensitive),
-             #"lastName LIKE[d] "S*h""#),
-            (beginsWith(e.lastName, "sm", options: [.caseInsensitive, .diacriticInsensitive]),
-             e.lastName.cdqiBeginsWith("sm", options: [.caseInsensitive, .diacriticInsensitive]), #"lastName BEGINSWITH[cd] "sm""#),
-            (endsWith(e.lastName, "th", options: .normalized), e.lastName.cdqiEndsWith("th", options: .normalized),
-             #"lastName ENDSWITH[n] "th""#),
+            (
+                contains(e.lastName, "mit", options: .caseInsensitive), e.lastName.cdqiContains("mit", options: .caseInsensitive),
+                #"lastName CONTAINS[c] "mit""#
+            ),
+            (
+                like(e.lastName, "S*h", options: .diacriticInsensitive), e.lastName.cdqiLike("S*h", options: .diacriticInsensitive),
+                #"lastName LIKE[d] "S*h""#
+            ),
+            (
+                beginsWith(e.lastName, "sm", options: [.caseInsensitive, .diacriticInsensitive]),
+                e.lastName.cdqiBeginsWith("sm", options: [.caseInsensitive, .diacriticInsensitive]), #"lastName BEGINSWITH[cd] "sm""#
+            ),
+            (
+                endsWith(e.lastName, "th", options: .normalized), e.lastName.cdqiEndsWith("th", options: .normalized),
+                #"lastName ENDSWITH[n] "th""#
+            ),
             (matches(e.lastName, "S.*"), e.lastName.cdqiMatches("S.*"), #"lastName MATCHES "S.*""#),
         ]
         for (function, method, format) in pairs {
@@ -91,7 +103,7 @@ import Testing
     }
 
     @Test func everyIntegerWidthAndUserTypesCompareWithIntegerAttributes() {
-        let limit = 100_000                      // an Int
+        let limit = 100_000  // an Int
         #expect((e.salary > limit).predicateFormat == "salary > 100000")
         #expect((t.integer16 == UInt8(2)).predicateFormat == "integer16 == 2")
         #expect((t.integer64 <= Int8(-3)).predicateFormat == "integer64 <= -3")
@@ -106,8 +118,11 @@ import Testing
         #expect((t.decimal >= Decimal(string: "1.25") ?? 0).predicateFormat == "decimal >= 1.25")
         // Beyond Int64: an exact decimal constant, not a trap or a wrapped value.
         let huge = UInt64.max
-        #expect((t.integer64 < huge) == .comparison(.keyPath("integer64"), .lessThan,
-                                                     .constant(.decimal(Decimal(string: "18446744073709551615") ?? 0))))
+        #expect(
+            (t.integer64 < huge)
+                == .comparison(
+                    .keyPath("integer64"), .lessThan,
+                    .constant(.decimal(Decimal(string: "18446744073709551615") ?? 0))))
         #expect((t.boolean == true).predicateFormat == "boolean == 1")
     }
 
@@ -122,8 +137,9 @@ import Testing
         #expect((min(d.employees.lastName) == "A").predicateFormat == #"employees.@min.lastName == "A""#)
         #expect((average(d.employees.salary) > 1.0).predicateFormat == "employees.@avg.salary > 1.0")
         #expect((sum(d.employees.salary) > 1).predicateFormat == "employees.@sum.salary > 1")
-        #expect((d.employees.cdqiCount() > d.employees.salary.cdqiCount()).predicateFormat
-            == "employees.@count > employees.salary.@count")
+        #expect(
+            (d.employees.cdqiCount() > d.employees.salary.cdqiCount()).predicateFormat
+                == "employees.@count > employees.salary.@count")
         #expect((d.employees.salary.cdqiMax() == nil).predicateFormat == "employees.@max.salary == nil")
     }
 
@@ -157,19 +173,25 @@ import Testing
         #expect((d.employees.cdqiSubquery { $0.salary > 100 }.cdqiCount() > 2).predicateFormat == expected)
         #expect((subqueryCount(d.employees) { $0.salary > 100 } > 2).predicateFormat == expected)
         #expect((d.employees.cdqiSubqueryCount { $0.salary > 100 } > 2).predicateFormat == expected)
-        #expect((subquery(d.employees) { $0.salary > 100 }.cdqiCount() > 2)
-            == (try PredicateNode(format: "SUBQUERY(employees, $x, $x.salary > 100).@count > 2")))
+        #expect(
+            (subquery(d.employees) { $0.salary > 100 }.cdqiCount() > 2)
+                == (try PredicateNode(format: "SUBQUERY(employees, $x, $x.salary > 100).@count > 2")))
         // The closure's proxy is rooted at the variable, through to-one paths too.
-        #expect((subquery(d.employees) { $0.department.name == "Sales" && $0.nickName == nil }.cdqiCount() == 0).predicateFormat
-            == #"SUBQUERY(employees, $x, $x.department.name == "Sales" AND $x.nickName == nil).@count == 0"#)
+        #expect(
+            (subquery(d.employees) { $0.department.name == "Sales" && $0.nickName == nil }.cdqiCount() == 0).predicateFormat
+                == #"SUBQUERY(employees, $x, $x.department.name == "Sales" AND $x.nickName == nil).@count == 0"#)
         // Nested subqueries get their own variables; the outer variable stays reachable.
-        let nested = FixtureProjectAttribute().members.cdqiSubquery { member in
-            subquery(member.languages) { $0.name == "C" || $0.name == member.firstName }.cdqiCount() > 0
-        }.cdqiCount() >= 2
-        #expect(nested.predicateFormat == #"SUBQUERY(members, $x, SUBQUERY($x.languages, $x2, $x2.name == "C" OR $x2.name == $x.firstName).@count > 0).@count >= 2"#)
+        let nested =
+            FixtureProjectAttribute().members.cdqiSubquery { member in
+                subquery(member.languages) { $0.name == "C" || $0.name == member.firstName }.cdqiCount() > 0
+            }.cdqiCount() >= 2
+        #expect(
+            nested.predicateFormat == #"SUBQUERY(members, $x, SUBQUERY($x.languages, $x2, $x2.name == "C" OR $x2.name == $x.firstName).@count > 0).@count >= 2"#
+        )
         // A quantifier inside a subquery.
-        #expect((subquery(FixtureProjectAttribute().members) { any($0.languages.name == "C") }.cdqiCount() >= 2).predicateFormat
-            == #"SUBQUERY(members, $x, ANY $x.languages.name == "C").@count >= 2"#)
+        #expect(
+            (subquery(FixtureProjectAttribute().members) { any($0.languages.name == "C") }.cdqiCount() >= 2).predicateFormat
+                == #"SUBQUERY(members, $x, ANY $x.languages.name == "C").@count >= 2"#)
     }
 
     @Test func managedObjectsAndObjectIDsAsOperands() throws {
@@ -179,11 +201,14 @@ import Testing
         let reference = department.objectID.reference
         #expect((e.department == department) == .comparison(.keyPath("department"), .equalTo, .constant(.objectID(reference))))
         #expect((e.department == department.objectID) == (e.department == department))
-        #expect((e.department != department).predicateFormat
-            == #"department != CAST("\#(reference.uriString)", "NSManagedObjectID")"#)
+        #expect(
+            (e.department != department).predicateFormat
+                == #"department != CAST("\#(reference.uriString)", "NSManagedObjectID")"#)
         let root = FixtureDepartmentAttribute()
-        #expect((root == [department.objectID]) == .comparison(
-            .evaluatedObject, .in, ExpressionNode(kind: .constantCollection([.constant(.objectID(reference))], ordered: true))))
+        #expect(
+            (root == [department.objectID])
+                == .comparison(
+                    .evaluatedObject, .in, ExpressionNode(kind: .constantCollection([.constant(.objectID(reference))], ordered: true))))
         #expect((root == [department.objectID]).predicateFormat.hasPrefix("SELF IN {CAST("))
         #expect((root != department).predicateFormat.hasPrefix("SELF != CAST("))
     }

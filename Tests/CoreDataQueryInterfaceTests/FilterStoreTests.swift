@@ -35,10 +35,12 @@ import Testing
         #expect(try names(employees.filter { endsWith($0.lastName, "LEE") }, context) == [])
         #expect(try names(employees.filter { endsWith($0.lastName, "LEE", options: .caseInsensitive) }, context) == ["Ann", "Karen"])
         // First names with a lower-case "a": Grace, David, Emma, Frank, Jack, Karen, Liam; [c] adds Ann.
-        #expect(try names(employees.filter { contains($0.firstName, "a") }, context)
-            == ["Grace", "David", "Emma", "Frank", "Jack", "Karen", "Liam"])
-        #expect(try names(employees.filter { $0.firstName.cdqiContains("a", options: .caseInsensitive) }, context)
-            == ["Ann", "Grace", "David", "Emma", "Frank", "Jack", "Karen", "Liam"])
+        #expect(
+            try names(employees.filter { contains($0.firstName, "a") }, context)
+                == ["Grace", "David", "Emma", "Frank", "Jack", "Karen", "Liam"])
+        #expect(
+            try names(employees.filter { $0.firstName.cdqiContains("a", options: .caseInsensitive) }, context)
+                == ["Ann", "Grace", "David", "Emma", "Frank", "Jack", "Karen", "Liam"])
         // LIKE "?a*": an "a" in second place (David, Jack, Karen). "*e" ends with a plain "e" (Grace);
         // [d] lets "é" match too (Chloé).
         #expect(try names(employees.filter { like($0.firstName, "?a*") }, context) == ["David", "Jack", "Karen"])
@@ -48,21 +50,24 @@ import Testing
         // "mull?er" fits "Müller" folded to "muller".
         #expect(try names(employees.filter { matches($0.lastName, "M.*r") }, context) == ["Frank"])
         #expect(try names(employees.filter { matches($0.lastName, "mull?er") }, context) == [])
-        #expect(try names(employees.filter { $0.lastName.cdqiMatches("mull?er", options: [.caseInsensitive, .diacriticInsensitive]) }, context)
-            == ["Frank"])
+        #expect(
+            try names(employees.filter { $0.lastName.cdqiMatches("mull?er", options: [.caseInsensitive, .diacriticInsensitive]) }, context)
+                == ["Frank"])
         #expect(try names(employees.filter { $0.lastName ~= "[A-Z][a-z]+son" }, context) == ["Iris"])
         // Equality with [cd]: "chloe" equals "Chloé" only when case and diacritics are ignored.
         #expect(try names(employees.filter { $0.firstName == "Chloe" }, context) == [])
-        #expect(try names(employees.filter { equalTo($0.firstName, "chloe", options: [.caseInsensitive, .diacriticInsensitive]) }, context)
-            == ["Chloé"])
+        #expect(
+            try names(employees.filter { equalTo($0.firstName, "chloe", options: [.caseInsensitive, .diacriticInsensitive]) }, context)
+                == ["Chloé"])
     }
 
     @Test(arguments: [true, false]) func nilAndNotNil(saved: Bool) throws {
         let (_, context) = try FixtureData.company(saved: saved)
         // No nickname: Bob, Emma, Hugo, Jack, Liam; the other seven have one.
         #expect(try names(employees.filter { $0.nickName == nil }, context) == ["Bob", "Emma", "Hugo", "Jack", "Liam"])
-        #expect(try names(employees.filter { $0.nickName != nil }, context)
-            == ["Ann", "Chloé", "Grace", "David", "Frank", "Iris", "Karen"])
+        #expect(
+            try names(employees.filter { $0.nickName != nil }, context)
+                == ["Ann", "Chloé", "Grace", "David", "Frank", "Iris", "Karen"])
         // Liam has no department; Jack no hire date.
         #expect(try names(employees.filter { $0.department == nil }, context) == ["Liam"])
         #expect(try names(employees.filter { $0.hireDate == nil }, context) == ["Jack"])
@@ -74,8 +79,9 @@ import Testing
         let (_, context) = try FixtureData.company(saved: saved)
         // 45000 is Jack, 47000 Karen; nobody earns 99999.
         #expect(try names(employees.filter { $0.salary == [45_000, 47_000, 99_999] }, context) == ["Jack", "Karen"])
-        #expect(try names(employees.filter { $0.salary != [45_000, 47_000, 99_999] }, context)
-            == ["Ann", "Bob", "Chloé", "Grace", "David", "Emma", "Frank", "Hugo", "Iris", "Liam"])
+        #expect(
+            try names(employees.filter { $0.salary != [45_000, 47_000, 99_999] }, context)
+                == ["Ann", "Bob", "Chloé", "Grace", "David", "Emma", "Frank", "Hugo", "Iris", "Liam"])
         #expect(try names(employees.filter { among($0.lastName, ["Lee", "Smith"]) }, context) == ["Ann", "Karen", "Bob", "David"])
         // BETWEEN includes its bounds: 61000 (Iris), 64000 (Frank), 70000 (David), 82000 (Emma).
         #expect(try names(employees.filter { $0.salary.cdqiBetween(61_000, and: 82_000) }, context) == ["Iris", "Frank", "David", "Emma"])
@@ -107,8 +113,9 @@ import Testing
         // A Lee works in Engineering (Ann) and in Support (Karen).
         #expect(try names(departments.filter { any($0.employees.lastName == "Lee") }, context, "name") == ["Engineering", "Support"])
         // Over 100000 only in Engineering, so NONE holds for the other four (Legal included).
-        #expect(try names(departments.filter { none($0.employees.salary > 100_000) }, context, "name")
-            == ["Sales", "Marketing", "Support", "Legal"])
+        #expect(
+            try names(departments.filter { none($0.employees.salary > 100_000) }, context, "name")
+                == ["Sales", "Marketing", "Support", "Legal"])
         // Everyone above 60000: Engineering and Sales; Legal vacuously; Marketing has Hugo at 58000.
         #expect(try names(departments.filter { all($0.employees.salary > 60_000) }, context, "name") == ["Engineering", "Sales", "Legal"])
 
@@ -128,26 +135,33 @@ import Testing
     @Test(arguments: [true, false]) func subqueryCounts(saved: Bool) throws {
         let (_, context) = try FixtureData.company(saved: saved)
         // Over 100000: Ann, Chloé and Grace, all in Engineering.
-        #expect(try names(departments.filter { subquery($0.employees) { $0.salary > 100_000 }.cdqiCount() >= 2 }, context, "name")
-            == ["Engineering"])
+        #expect(
+            try names(departments.filter { subquery($0.employees) { $0.salary > 100_000 }.cdqiCount() >= 2 }, context, "name")
+                == ["Engineering"])
         // No nickname and over 60000 in one person: Bob (Engineering) and Emma (Sales); Hugo and
         // Jack have no nickname but earn less.
-        #expect(try names(departments.filter { $0.employees.cdqiSubquery { $0.nickName == nil && $0.salary > 60_000 }.cdqiCount() > 0 },
-                          context, "name") == ["Engineering", "Sales"])
+        #expect(
+            try names(
+                departments.filter { $0.employees.cdqiSubquery { $0.nickName == nil && $0.salary > 60_000 }.cdqiCount() > 0 },
+                context, "name") == ["Engineering", "Sales"])
         #expect(try names(departments.filter { subqueryCount($0.employees) { $0.nickName == nil } == 0 }, context, "name") == ["Legal"])
 
         let (_, devs) = try FixtureData.developers(saved: saved)
         // Members speaking C: Compiler (Chris, Ada), Kernel (Linus, Ada), Website none.
-        #expect(try names(projects.filter { subquery($0.members) { any($0.languages.name == "C") }.cdqiCount() >= 2 }, devs, "name")
-            == ["Compiler", "Kernel"])
+        #expect(
+            try names(projects.filter { subquery($0.members) { any($0.languages.name == "C") }.cdqiCount() >= 2 }, devs, "name")
+                == ["Compiler", "Kernel"])
         // Members of a project without a lead: Website's Guido, Andrey and Margaret.
-        #expect(try names(developers.filter { $0.projects.cdqiSubquery { $0.lead == nil }.cdqiCount() > 0 }, devs)
-            == ["Guido", "Andrey", "Margaret"])
+        #expect(
+            try names(developers.filter { $0.projects.cdqiSubquery { $0.lead == nil }.cdqiCount() > 0 }, devs)
+                == ["Guido", "Andrey", "Margaret"])
         // Nested: projects with a member who speaks a language named like that member's nickname —
         // nobody; and with a member who speaks Rust (Ada: Compiler and Kernel).
-        #expect(try names(projects.filter { p in
-            subquery(p.members) { m in subquery(m.languages) { $0.name == "Rust" }.cdqiCount() > 0 }.cdqiCount() > 0
-        }, devs, "name") == ["Compiler", "Kernel"])
+        #expect(
+            try names(
+                projects.filter { p in
+                    subquery(p.members) { m in subquery(m.languages) { $0.name == "Rust" }.cdqiCount() > 0 }.cdqiCount() > 0
+                }, devs, "name") == ["Compiler", "Kernel"])
     }
 
     @Test(arguments: [true, false]) func objectsAndObjectIDsAsOperands(saved: Bool) throws {

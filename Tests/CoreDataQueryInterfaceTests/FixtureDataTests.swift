@@ -10,8 +10,9 @@ import Testing
         #expect(try context.count(for: FetchRequest(entityName: "Department")) == 5)
         #expect(try context.count(for: FetchRequest(entityName: "Employee")) == 12)
         #expect(try context.count(for: FetchRequest(entityName: "TestEntity")) == 3)
-        let engineering = try context.fetch(FetchRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "department.name == 'Engineering'")))
+        let engineering = try context.fetch(
+            FetchRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "department.name == 'Engineering'")))
         #expect(try FixtureData.strings(engineering) == ["Ann", "Bob", "Chloé", "Grace"])
         let noNick = try context.fetch(FetchRequest(entityName: "Employee", predicate: try PredicateNode(format: "nickName == nil")))
         #expect(try FixtureData.strings(noNick) == ["Bob", "Emma", "Hugo", "Jack", "Liam"])
@@ -20,8 +21,9 @@ import Testing
     @Test func developersHoldTheDocumentedRelationships() throws {
         let (_, context) = try FixtureData.developers()
         #expect(try context.count(for: FetchRequest(entityName: "Developer")) == 6)
-        let swift = try context.fetch(FetchRequest(
-            entityName: "Developer", predicate: try PredicateNode(format: "ANY languages.name == 'Swift'")))
+        let swift = try context.fetch(
+            FetchRequest(
+                entityName: "Developer", predicate: try PredicateNode(format: "ANY languages.name == 'Swift'")))
         #expect(try FixtureData.strings(swift) == ["Ada", "Chris"])
         let projects = try context.fetch(FetchRequest(entityName: "Project", predicate: try PredicateNode(format: "members.@count == 0")))
         #expect(try FixtureData.strings(projects, "name") == ["Archive"])

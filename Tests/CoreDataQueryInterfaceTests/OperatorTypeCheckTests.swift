@@ -66,7 +66,8 @@ struct OperatorTypeCheckTests {
 
     @Test func theFilteringSurfaceCompiles() throws {
         // One snippet per line would cost a compile each; all of these go in one.
-        let result = try Self.typecheck("""
+        let result = try Self.typecheck(
+            """
             let limit = 5; let small: UInt8 = 1; let nick: String? = nil; let day = Weekday.monday
             _ = a.salary > limit && a.salary == small && a.lastName == nick && a.salary == day && a.lastName == Mood.calm
             _ = a.salary > a.salary && a.rate >= a.salary && a.salary == [1, 2] && a.salary != [limit]
@@ -85,9 +86,11 @@ struct OperatorTypeCheckTests {
         // With an entity class whose properties a Bool closure could read, the proxy form must be
         // the query's filter, and a closure that only makes sense on objects must not compile into an
         // in-memory filter: it fails on the snippet's line with the message that names the fix.
-        let entity = "final class Emp: ManagedObject { var manager: Emp? { nil }; var n: Int? { nil } }; "
+        let entity =
+            "final class Emp: ManagedObject { var manager: Emp? { nil }; var n: Int? { nil } }; "
             + "extension Emp: Entity { typealias CDQIAttribute = A }; let q = Query<Emp, Emp>()"
-        let proxy = try Self.typecheck(entity + "; let x = q.filter { $0.manager == nil }; let _: Query<Emp, Emp> = x.filter { $0.manager != nil }", importing: "CDQIStore")
+        let proxy = try Self.typecheck(
+            entity + "; let x = q.filter { $0.manager == nil }; let _: Query<Emp, Emp> = x.filter { $0.manager != nil }", importing: "CDQIStore")
         #expect(proxy.status == 0, "\(proxy.errors)")
         let inMemory = try Self.typecheck(entity + "; _ = q.filter { ($0.n ?? 0) > 50 }", importing: "CDQIStore")
         #expect(Self.failedOnBody(inMemory), "\(inMemory.errors)")

@@ -21,8 +21,9 @@ import Testing
         #expect(raised == 1)
         #expect(bob.salary == 100_000)
         // Engineering: Ann 120000, Bob 100000, Chloé 105000, Grace 150000.
-        #expect(try salaries(context.from(CompanyEmployee.self).filter { $0.department.name == "Engineering" }, context)
-            == [100_000, 105_000, 120_000, 150_000])
+        #expect(
+            try salaries(context.from(CompanyEmployee.self).filter { $0.department.name == "Engineering" }, context)
+                == [100_000, 105_000, 120_000, 150_000])
     }
 
     @Test("multiply and set: Sales doubled (70000, 82000, 64000 → 432000 in all); Engineering's nicknames cleared")

@@ -83,11 +83,12 @@ private final class QTeam: Entity {
         let query = Query.from(QEmployee.self)
             .order("lastName", "firstName")
             .order(ascending: false) { [$0.salary] }
-        #expect(query.request().sortDescriptors == [
-            FetchSortDescriptor(keyPath: "lastName", ascending: true),
-            FetchSortDescriptor(keyPath: "firstName", ascending: true),
-            FetchSortDescriptor(keyPath: "salary", ascending: false),
-        ])
+        #expect(
+            query.request().sortDescriptors == [
+                FetchSortDescriptor(keyPath: "lastName", ascending: true),
+                FetchSortDescriptor(keyPath: "firstName", ascending: true),
+                FetchSortDescriptor(keyPath: "salary", ascending: false),
+            ])
         #expect(query.reorder().request().sortDescriptors.isEmpty)
     }
 
@@ -111,7 +112,8 @@ private final class QTeam: Entity {
 
     @Test func stringFunctionsWithOptions() throws {
         let e = QEmployeeAttribute()
-        #expect(e.lastName.cdqiBeginsWith("Sm", options: [.caseInsensitive, .diacriticInsensitive]) == (try PredicateNode(format: "lastName BEGINSWITH[cd] 'Sm'")))
+        #expect(
+            e.lastName.cdqiBeginsWith("Sm", options: [.caseInsensitive, .diacriticInsensitive]) == (try PredicateNode(format: "lastName BEGINSWITH[cd] 'Sm'")))
         #expect(e.lastName.cdqiEndsWith("th") == (try PredicateNode(format: "lastName ENDSWITH 'th'")))
         #expect(e.lastName.cdqiContains("mit", options: .caseInsensitive) == (try PredicateNode(format: "lastName CONTAINS[c] 'mit'")))
         #expect(e.lastName.cdqiLike("S*h") == (try PredicateNode(format: "lastName LIKE 'S*h'")))

@@ -197,10 +197,11 @@ import Testing
             .groupBy { $0.department.name }
             .distinct()
             .request()
-        #expect(request.propertiesToFetch == [
-            .keyPath("department.name"),
-            .expression(ExpressionDescription(name: "salaryMax", expression: try ExpressionNode(format: "max:(salary)"))),
-        ])
+        #expect(
+            request.propertiesToFetch == [
+                .keyPath("department.name"),
+                .expression(ExpressionDescription(name: "salaryMax", expression: try ExpressionNode(format: "max:(salary)"))),
+            ])
         #expect(request.propertiesToGroupBy == [.keyPath("department.name")])
         #expect(request.returnsDistinctResults)
         // Object queries carry none of it.

@@ -47,12 +47,15 @@ do {
         try context.save()
         context.reset()
         if options.contains("batch") {
-            _ = try context.execute(BatchUpdateRequest(
-                entityName: "Employee", predicate: try PredicateNode(format: "lastName == %@", "batch \(batch)"),
-                propertiesToUpdate: ["salary": .value(Int32(-batch))]))
-            _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(
-                entityName: "Employee",
-                predicate: try PredicateNode(format: "lastName == %@ AND firstName IN %@", "batch \(batch)", ["e0", "e1", "e2", "e3", "e4"]))))
+            _ = try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Employee", predicate: try PredicateNode(format: "lastName == %@", "batch \(batch)"),
+                    propertiesToUpdate: ["salary": .value(Int32(-batch))]))
+            _ = try context.execute(
+                BatchDeleteRequest(
+                    fetchRequest: FetchRequest(
+                        entityName: "Employee",
+                        predicate: try PredicateNode(format: "lastName == %@ AND firstName IN %@", "batch \(batch)", ["e0", "e1", "e2", "e3", "e4"]))))
         }
         let line = Array("ACK \(batch)\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

@@ -17,10 +17,12 @@ private final class ThingInterceptor: CDQueryTransformInterceptor {
         #expect(CDOrder.ascendingOrder("p").property == "p")
         #expect(CDOrder.ascendingOrder("p").orderType == kCDOrderAscending)
         #expect(CDOrder.descendingOrder("p").orderType == kCDOrderDescending)
-        #expect(CDOrder.order(kCDOrderDescending, property: "prop").createSortDescriptor()
-            == FetchSortDescriptor(keyPath: "prop", ascending: false))
-        #expect(CDOrder(propertyAndType: "q", orderType: kCDOrderAscending).createSortDescriptor()
-            == FetchSortDescriptor(keyPath: "q", ascending: true))
+        #expect(
+            CDOrder.order(kCDOrderDescending, property: "prop").createSortDescriptor()
+                == FetchSortDescriptor(keyPath: "prop", ascending: false))
+        #expect(
+            CDOrder(propertyAndType: "q", orderType: kCDOrderAscending).createSortDescriptor()
+                == FetchSortDescriptor(keyPath: "q", ascending: true))
         #expect(CDOrder().property == nil)
         #expect(CDOrder().createSortDescriptor() == nil)
     }

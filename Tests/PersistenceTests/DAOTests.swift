@@ -40,9 +40,10 @@ import Testing
         let criteria = CDSearchCriteria.criteria()
         criteria.addOrder(CDOrder.descendingOrder("intProperty"))
         #expect((dao.findAll(criteria) as? [ManagedObject])?.compactMap { try? $0.value(forKey: "name") as? String } == ["te2", "abc"])
-        #expect((dao.findAll(criteria, fetchOffset: 1, limit: 5) as? [ManagedObject])?.compactMap {
-            try? $0.value(forKey: "name") as? String
-        } == ["abc"])
+        #expect(
+            (dao.findAll(criteria, fetchOffset: 1, limit: 5) as? [ManagedObject])?.compactMap {
+                try? $0.value(forKey: "name") as? String
+            } == ["abc"])
         let greater = CDSearchCriteria()
         greater.addFilter(CDFilter.greather("intProperty", value: 15))
         #expect(TestStore.names(dao.findAll(greater)) == ["te2"])

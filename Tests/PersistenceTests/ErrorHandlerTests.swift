@@ -34,8 +34,9 @@ import Testing
     }
 
     @Test func errorsNameTheProblem() {
-        #expect(PersistenceError.unsupportedStoreType("XML").description
-            == #"Persistence: store type "XML" is not supported (use NSSQLiteStoreType or NSInMemoryStoreType)"#)
+        #expect(
+            PersistenceError.unsupportedStoreType("XML").description
+                == #"Persistence: store type "XML" is not supported (use NSSQLiteStoreType or NSInMemoryStoreType)"#)
         #expect(PersistenceError.modelNotSet.description.contains("DAOFactory.setModel(_:)"))
         #expect(PersistenceError.storePathNotSet.description.contains("setStorePath"))
     }

@@ -72,8 +72,9 @@ extension FactoryScopedTests {
         @Test func theDocumentsDirectoryDefaultsToTheCurrentDirectory() throws {
             try freshFactory()
             DAOFactory.setDocumentsDirectory(nil)
-            #expect(DAOFactory.factory().applicationDocumentsDirectory()
-                == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
+            #expect(
+                DAOFactory.factory().applicationDocumentsDirectory()
+                    == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
         }
 
         @Test func theModelIsRequired() throws {

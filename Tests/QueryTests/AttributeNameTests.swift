@@ -1,5 +1,6 @@
-@testable import Query
 import Testing
+
+@testable import Query
 
 /// Attribute keys are the attributes' descriptions, whether or not the name is kept for next time.
 @Suite("Attribute names")

@@ -40,8 +40,9 @@ struct FirstOrInsertTests {
         ("range, then a plain dictionary", { $0.where([.quantity: 1...3]).where([.name: "Ann"]) }),
     ]
 
-    @Test("too complex: every or, inequality, range and format condition; nothing is inserted",
-          arguments: 0..<Self.tooComplex.count)
+    @Test(
+        "too complex: every or, inequality, range and format condition; nothing is inserted",
+        arguments: 0..<Self.tooComplex.count)
     func tooComplexCases(index: Int) throws {
         let context = try Self.context()
         let (_, shape) = Self.tooComplex[index]

@@ -30,12 +30,15 @@ struct OrderTests {
     func selectors(saved: Bool) throws {
         let query = try Self.query(saved: saved)
         #expect(try Self.names(query.order(by: .name)) == ["Banana", "Item1", "apple", "item10", "item2"])
-        #expect(try Self.names(query.order(by: .name, .ascending, .localizedCaseInsensitive))
-            == ["apple", "Banana", "Item1", "item10", "item2"])
-        #expect(try Self.names(query.order(by: "name", .ascending, .localizedStandard))
-            == ["apple", "Banana", "Item1", "item2", "item10"])
-        #expect(try Self.names(query.order(by: "name", .descending, .localizedStandard))
-            == ["item10", "item2", "Item1", "Banana", "apple"])
+        #expect(
+            try Self.names(query.order(by: .name, .ascending, .localizedCaseInsensitive))
+                == ["apple", "Banana", "Item1", "item10", "item2"])
+        #expect(
+            try Self.names(query.order(by: "name", .ascending, .localizedStandard))
+                == ["apple", "Banana", "Item1", "item2", "item10"])
+        #expect(
+            try Self.names(query.order(by: "name", .descending, .localizedStandard))
+                == ["item10", "item2", "Item1", "Banana", "apple"])
         #expect(try Self.names(query.order(by: .name, .descending)) == ["item2", "item10", "apple", "Item1", "Banana"])
     }
 

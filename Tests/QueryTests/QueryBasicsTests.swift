@@ -58,10 +58,11 @@ struct QueryBasicsTests {
         let selectors = try Entity.query(in: context)
             .order(by: .name, .ascending, .localizedStandard)
             .order(by: "department", .descending, .localizedCaseInsensitive).fetchRequest
-        #expect(selectors.sortDescriptors == [
-            FetchSortDescriptor(keyPath: "name", comparison: .localizedStandardCompare),
-            FetchSortDescriptor(keyPath: "department", ascending: false, comparison: .localizedCaseInsensitiveCompare),
-        ])
+        #expect(
+            selectors.sortDescriptors == [
+                FetchSortDescriptor(keyPath: "name", comparison: .localizedStandardCompare),
+                FetchSortDescriptor(keyPath: "department", ascending: false, comparison: .localizedCaseInsensitiveCompare),
+            ])
     }
 
     @Test("all, first and count see unsaved inserts, changes and deletions")
@@ -78,10 +79,10 @@ struct QueryBasicsTests {
         #expect(all.count == 2 && all[0] === one && all[1] === two)
         #expect(try query.order(by: .quantity, .descending).first() === two)
         try context.save()
-        one.quantity = 5                      // changed, unsaved
+        one.quantity = 5  // changed, unsaved
         let three = try context.insert(Entity.self)
-        three.quantity = 3                    // inserted, unsaved
-        try context.delete(two)               // deleted, unsaved
+        three.quantity = 3  // inserted, unsaved
+        try context.delete(two)  // deleted, unsaved
         #expect(try query.count() == 2)
         #expect(try query.where([.quantity: 5]).first() === one)
         #expect(try query.where([.quantity: 1]).count() == 0)

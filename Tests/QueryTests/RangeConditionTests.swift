@@ -99,7 +99,8 @@ struct RangeConditionTests {
         #expect(try query.where([.quantity: 1...3]).fetchRequest.predicate?.predicateFormat == "quantity BETWEEN {1, 3}")
         #expect(try query.where([.quantity: 1..<3]).fetchRequest.predicate?.predicateFormat == "quantity BETWEEN {1, 2}")
         #expect(try query.where([.quantity: lte(2)]).fetchRequest.predicate?.predicateFormat == "quantity <= 2")
-        #expect(try query.where([.name: "b"..<"d"]).fetchRequest.predicate?.predicateFormat
-            == #"name >= "b" AND name < "d""#)
+        #expect(
+            try query.where([.name: "b"..<"d"]).fetchRequest.predicate?.predicateFormat
+                == #"name >= "b" AND name < "d""#)
     }
 }

@@ -72,7 +72,10 @@ import Testing
         do {
             _ = try Int16(storedValue: .integer(40_000))
         } catch {
-            guard case .badInput(let value) = error else { Issue.record("\(error)"); return }
+            guard case .badInput(let value) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(value as? Int64 == 40_000)
         }
     }
@@ -80,7 +83,7 @@ import Testing
     /// Unpacks a `badAttribute` error into (entity, attribute, bad input).
     private func unpack(_ error: any Error) -> (String, String, String)? {
         guard case .badAttribute(let context)? = error as? AttributeError,
-              case .badInput(let value)? = context.originalError as? AttributeError
+            case .badInput(let value)? = context.originalError as? AttributeError
         else { return nil }
         return (context.entity, context.name, value.map { "\($0)" } ?? "nil")
     }

@@ -36,10 +36,11 @@ import Testing
             )
         }
         #expect(departments == [Department(budget: Decimal(string: "1000.5"), name: "Research")])
-        #expect(employees == [
-            Employee(firstName: "Ada", hireDate: hired, lastName: "Lovelace", salary: 10),
-            Employee(firstName: "Alan", lastName: "Turing", nickName: "A", salary: 20),
-        ])
+        #expect(
+            employees == [
+                Employee(firstName: "Ada", hireDate: hired, lastName: "Lovelace", salary: 10),
+                Employee(firstName: "Alan", lastName: "Turing", nickName: "A", salary: 20),
+            ])
         #expect(test == TestEntity(boolean: true, integer16: -3, uri: URL(string: "https://x.example")))
         let department = try db.perform { ctx in try ctx.fetchOne(Employee.all.where(\Employee.nickName == "A"))?.department?.decode(\.name) }
         #expect(department == "Research")
@@ -48,17 +49,21 @@ import Testing
     /// The Media model of the generator test, built here: Item (abstract) ← Album, Album.tracks
     /// ordered ↔ Track.album.
     private var mediaModel: ManagedObjectModel {
-        var item = ModelBuilder.entity("Item", [
-            ModelBuilder.attribute("title", .string, required: true, defaultValue: "Untitled"),
-            ModelBuilder.attribute("default", .integer16, required: true, defaultValue: "5"),
-        ])
+        var item = ModelBuilder.entity(
+            "Item",
+            [
+                ModelBuilder.attribute("title", .string, required: true, defaultValue: "Untitled"),
+                ModelBuilder.attribute("default", .integer16, required: true, defaultValue: "5"),
+            ])
         item.isAbstract = true
-        var album = ModelBuilder.entity("Album", [
-            ModelBuilder.attribute("trackCount", .integer16, required: true), ModelBuilder.attribute("rating", .double, required: true),
-            ModelBuilder.attribute("price", .decimal, required: true), ModelBuilder.attribute("link", .uri, required: true),
-            ModelBuilder.attribute("flag", .boolean, required: true), ModelBuilder.attribute("cover", .binaryData, required: true),
-            ModelBuilder.attribute("added", .date, required: true), ModelBuilder.attribute("key", .uuid, required: true),
-        ])
+        var album = ModelBuilder.entity(
+            "Album",
+            [
+                ModelBuilder.attribute("trackCount", .integer16, required: true), ModelBuilder.attribute("rating", .double, required: true),
+                ModelBuilder.attribute("price", .decimal, required: true), ModelBuilder.attribute("link", .uri, required: true),
+                ModelBuilder.attribute("flag", .boolean, required: true), ModelBuilder.attribute("cover", .binaryData, required: true),
+                ModelBuilder.attribute("added", .date, required: true), ModelBuilder.attribute("key", .uuid, required: true),
+            ])
         album.parentEntityName = "Item"
         var entities = [ModelBuilder.entity("Track", [ModelBuilder.attribute("name", .string)]), item, album]
         ModelBuilder.relate(&entities, "Album", "tracks", toMany: true, ordered: true, "Track", "album")

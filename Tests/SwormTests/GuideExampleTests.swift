@@ -73,9 +73,9 @@ private func ids(_ db: PersistentContainer, _ predicate: Sworm.Predicate) throws
             }
         }
         let query = Author
-                    .all
-                    .sort(\.name, ascending: true)
-                    .sort(\.age, ascending: false)
+            .all
+            .sort(\.name, ascending: true)
+            .sort(\.age, ascending: false)
         let result = try db.perform { ctx in try ctx.fetch(query).map { try $0.decode() } }
         #expect(result.map { "\($0.name)\($0.age)" } == ["a50", "a20", "b40", "b30"])
     }
@@ -84,10 +84,10 @@ private func ids(_ db: PersistentContainer, _ predicate: Sworm.Predicate) throws
         let db = try TestStores.sworm(FixtureModels.guide)
         try insertGuideRows(db)
         let query = T
-                    .all
-                    .where(\T.marker === ["a", "d"] || \T.amount > 10 || Query.endsWith(\T.name, "ex"))
-                    .sort(\.name)
-                    .limit(5)
+            .all
+            .where(\T.marker === ["a", "d"] || \T.amount > 10 || Query.endsWith(\T.name, "ex"))
+            .sort(\.name)
+            .limit(5)
 
         let result = try db.perform { ctx in
             try ctx.fetch(query).map { try $0.decode() }

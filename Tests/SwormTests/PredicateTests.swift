@@ -7,9 +7,7 @@ import Testing
 @Suite struct PredicateTests {
     @Test func typedAndRawPredicatesCombine() {
         let predicate =
-            (\PredicateABCD.a == 1 || \PredicateABCD.a == 2) &&
-            (\PredicateABCD.b == 3 || \PredicateABCD.a == 4) &&
-            !"foo.bar"
+            (\PredicateABCD.a == 1 || \PredicateABCD.a == 2) && (\PredicateABCD.b == 3 || \PredicateABCD.a == 4) && !"foo.bar"
         #expect(predicate.predicateDescriptor.query == "(((a == %@) OR (a == %@)) AND ((b == %@) OR (a == %@))) AND (NOT (foo.bar))")
         #expect(predicate.predicateDescriptor.args.map { $0 as? Int } == [1, 2, 3, 4])
     }
@@ -68,10 +66,12 @@ import Testing
             PredicateABCD(a: 70, b: 80), PredicateABCD(a: 90, b: 100),
         ])
         // (a < 50 and b > 20): (30, 40); or b >= 100: (90, 100).
-        #expect(try fetch(db, \PredicateABCD.a < 50 && \PredicateABCD.b > 20 || \PredicateABCD.b >= 100)
-            == [PredicateABCD(a: 30, b: 40), PredicateABCD(a: 90, b: 100)])
-        #expect(try fetch(db, (\PredicateABCD.a < 50 && \PredicateABCD.b > 20 || \PredicateABCD.b >= 100) && \PredicateABCD.b != 40)
-            == [PredicateABCD(a: 90, b: 100)])
+        #expect(
+            try fetch(db, \PredicateABCD.a < 50 && \PredicateABCD.b > 20 || \PredicateABCD.b >= 100)
+                == [PredicateABCD(a: 30, b: 40), PredicateABCD(a: 90, b: 100)])
+        #expect(
+            try fetch(db, (\PredicateABCD.a < 50 && \PredicateABCD.b > 20 || \PredicateABCD.b >= 100) && \PredicateABCD.b != 40)
+                == [PredicateABCD(a: 90, b: 100)])
         #expect(try fetch(db, \PredicateABCD.a <= 30).map(\.a) == [10, 30])
         #expect(try fetch(db, \PredicateABCD.a === [10, 70, 71]).map(\.a) == [10, 70])
         #expect(try fetch(db, \PredicateABCD.a > 90).isEmpty)

@@ -84,13 +84,15 @@ import Testing
             book.authors.add(try ctx.insert(Author(name: "x")))
             book.authors.add(try ctx.insert(Author(name: "y")))
         }
-        #expect(try db.perform { ctx in
-            try #require(try ctx.fetchOne(Book.all)).authors.map { try $0.decode(\.name) }.sorted()
-        } == ["x", "y"])
+        #expect(
+            try db.perform { ctx in
+                try #require(try ctx.fetchOne(Book.all)).authors.map { try $0.decode(\.name) }.sorted()
+            } == ["x", "y"])
         // The inverse was set.
-        #expect(try db.perform { ctx in
-            try #require(try ctx.fetchOne(Author.all.where(\Author.name == "x"))).books.map { try $0.decode(\.name) }
-        } == ["b"])
+        #expect(
+            try db.perform { ctx in
+                try #require(try ctx.fetchOne(Author.all.where(\Author.name == "x"))).books.map { try $0.decode(\.name) }
+            } == ["b"])
         try db.perform { ctx in
             let authors = try #require(try ctx.fetchOne(Book.all)).authors
             let x = try #require(authors.first { try $0.decode(\.name) == "x" })

@@ -2,8 +2,9 @@ import CDQIModel
 import CDQIPredicate
 import CDQIStore
 import Foundation
-@testable import Sworm
 import Testing
+
+@testable import Sworm
 
 /// A struct with a stored property of every primitive type, and optionals, for the direct decoders.
 private struct Slots: ManagedObjectConvertible {
@@ -88,8 +89,9 @@ private func direct<A: SupportedAttributeType>(
         #expect(direct(\.optionalString, .string("after"))?.optionalString == "after")
         let cleared = try #require(direct(\.optionalString, .null, into: Slots()))
         #expect(cleared.optionalString == nil)
-        #expect(direct(\.optionalDate, .date(secondsSinceReferenceDate: -1))?.optionalDate
-            == Date(timeIntervalSinceReferenceDate: -1))
+        #expect(
+            direct(\.optionalDate, .date(secondsSinceReferenceDate: -1))?.optionalDate
+                == Date(timeIntervalSinceReferenceDate: -1))
     }
 
     @Test func directDecodersLeaveConversionsAndMisfitsToTheDecoder() {
@@ -147,7 +149,7 @@ private func direct<A: SupportedAttributeType>(
             try db.perform { ctx in try ctx.fetchOne(NarrowReader.all)?.decode() }
         }
         guard case .badAttribute(let context)? = error,
-              case .badInput(let value)? = context.originalError as? AttributeError
+            case .badInput(let value)? = context.originalError as? AttributeError
         else {
             Issue.record("not a badAttribute(badInput): \(String(describing: error))")
             return
@@ -162,10 +164,12 @@ private func direct<A: SupportedAttributeType>(
         var dog = EntityDescription(name: "Dog", parentEntityName: "Animal")
         dog.attributes = [ModelBuilder.attribute("breed", .string)]
         let model = ManagedObjectModel(entities: [
-            ModelBuilder.entity("Animal", [
-                ModelBuilder.attribute("legs", .integer16, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("name", .string),
-            ]),
+            ModelBuilder.entity(
+                "Animal",
+                [
+                    ModelBuilder.attribute("legs", .integer16, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("name", .string),
+                ]),
             dog,
         ])
         let db = try TestStores.sworm(model)

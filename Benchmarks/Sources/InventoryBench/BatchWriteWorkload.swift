@@ -30,67 +30,79 @@ public enum BatchWriteWorkload {
         var raw: RawSQLite?
         let everyItem = try PredicateNode(format: "price >= %@", 0.0)
 
-        let oursDelete = Contender(.ours, prepare: {
-            context = nil
-            let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
-            context = ManagedObjectContext(coordinator: coordinator)
-        }, run: {
-            guard let context else { return 0 }
-            var request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item", predicate: everyItem))
-            request.resultType = .count
-            guard case .count(let count) = try context.execute(request) else { return -1 }
-            return count
-        })
-        let rawDelete = Contender(.raw, prepare: {
-            raw = nil
-            raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
-        }, run: {
-            guard let db = raw else { return 0 }
-            try db.exec("BEGIN IMMEDIATE")
-            for sql in [
-                "UPDATE ZCATEGORY SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT ZCATEGORY FROM ZITEM WHERE ZPRICE >= ?)",
-                "DELETE FROM ZPART WHERE ZITEM IN (SELECT Z_PK FROM ZITEM WHERE ZPRICE >= ?)",
-            ] {
-                let statement = try db.prepare(sql)
-                sqlite3_bind_double(statement.handle, 1, 0)
-                try db.check(sqlite3_step(statement.handle))
-            }
-            let delete = try db.prepare("DELETE FROM ZITEM WHERE ZPRICE >= ?")
-            sqlite3_bind_double(delete.handle, 1, 0)
-            try db.check(sqlite3_step(delete.handle))
-            let count = Int(sqlite3_changes(db.db))
-            try db.exec("COMMIT")
-            return count
-        })
+        let oursDelete = Contender(
+            .ours,
+            prepare: {
+                context = nil
+                let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
+                context = ManagedObjectContext(coordinator: coordinator)
+            },
+            run: {
+                guard let context else { return 0 }
+                var request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item", predicate: everyItem))
+                request.resultType = .count
+                guard case .count(let count) = try context.execute(request) else { return -1 }
+                return count
+            })
+        let rawDelete = Contender(
+            .raw,
+            prepare: {
+                raw = nil
+                raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
+            },
+            run: {
+                guard let db = raw else { return 0 }
+                try db.exec("BEGIN IMMEDIATE")
+                for sql in [
+                    "UPDATE ZCATEGORY SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT ZCATEGORY FROM ZITEM WHERE ZPRICE >= ?)",
+                    "DELETE FROM ZPART WHERE ZITEM IN (SELECT Z_PK FROM ZITEM WHERE ZPRICE >= ?)",
+                ] {
+                    let statement = try db.prepare(sql)
+                    sqlite3_bind_double(statement.handle, 1, 0)
+                    try db.check(sqlite3_step(statement.handle))
+                }
+                let delete = try db.prepare("DELETE FROM ZITEM WHERE ZPRICE >= ?")
+                sqlite3_bind_double(delete.handle, 1, 0)
+                try db.check(sqlite3_step(delete.handle))
+                let count = Int(sqlite3_changes(db.db))
+                try db.exec("COMMIT")
+                return count
+            })
 
-        let oursUpdate = Contender(.ours, prepare: {
-            context = nil
-            let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
-            context = ManagedObjectContext(coordinator: coordinator)
-        }, run: {
-            guard let context else { return 0 }
-            var request = BatchUpdateRequest(
-                entityName: "Item", predicate: everyItem,
-                propertiesToUpdate: ["quantity": .value(7), "price": .expression(try ExpressionNode(format: "price * 1.1"))])
-            request.resultType = .count
-            guard case .count(let count) = try context.execute(request) else { return -1 }
-            return count
-        })
-        let rawUpdate = Contender(.raw, prepare: {
-            raw = nil
-            raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
-        }, run: {
-            guard let db = raw else { return 0 }
-            try db.exec("BEGIN IMMEDIATE")
-            let update = try db.prepare("UPDATE ZITEM SET ZPRICE = ZPRICE * ?, ZQUANTITY = ?, Z_OPT = Z_OPT + 1 WHERE ZPRICE >= ?")
-            sqlite3_bind_double(update.handle, 1, 1.1)
-            sqlite3_bind_int64(update.handle, 2, 7)
-            sqlite3_bind_double(update.handle, 3, 0)
-            try db.check(sqlite3_step(update.handle))
-            let count = Int(sqlite3_changes(db.db))
-            try db.exec("COMMIT")
-            return count
-        })
+        let oursUpdate = Contender(
+            .ours,
+            prepare: {
+                context = nil
+                let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
+                context = ManagedObjectContext(coordinator: coordinator)
+            },
+            run: {
+                guard let context else { return 0 }
+                var request = BatchUpdateRequest(
+                    entityName: "Item", predicate: everyItem,
+                    propertiesToUpdate: ["quantity": .value(7), "price": .expression(try ExpressionNode(format: "price * 1.1"))])
+                request.resultType = .count
+                guard case .count(let count) = try context.execute(request) else { return -1 }
+                return count
+            })
+        let rawUpdate = Contender(
+            .raw,
+            prepare: {
+                raw = nil
+                raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
+            },
+            run: {
+                guard let db = raw else { return 0 }
+                try db.exec("BEGIN IMMEDIATE")
+                let update = try db.prepare("UPDATE ZITEM SET ZPRICE = ZPRICE * ?, ZQUANTITY = ?, Z_OPT = Z_OPT + 1 WHERE ZPRICE >= ?")
+                sqlite3_bind_double(update.handle, 1, 1.1)
+                sqlite3_bind_int64(update.handle, 2, 7)
+                sqlite3_bind_double(update.handle, 3, 0)
+                try db.check(sqlite3_step(update.handle))
+                let count = Int(sqlite3_changes(db.db))
+                try db.exec("COMMIT")
+                return count
+            })
 
         return [
             Workload(

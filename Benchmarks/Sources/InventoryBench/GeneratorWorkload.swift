@@ -29,19 +29,21 @@ public enum GeneratorWorkload {
         var generateTimes: [Double] = []
         var fileCount = 0
         for _ in 0..<(rounds + 1) {
-            generateTimes.append(try Measurement.seconds {
-                let loaded = try loader.load(url: bundle)
-                let generation = ProxyGenerator().generate(loaded.model, modelName: loaded.modelName)
-                fileCount = generation.files().reduce(0) { $0 + $1.contents.utf8.count }
-            })
+            generateTimes.append(
+                try Measurement.seconds {
+                    let loaded = try loader.load(url: bundle)
+                    let generation = ProxyGenerator().generate(loaded.model, modelName: loaded.modelName)
+                    fileCount = generation.files().reduce(0) { $0 + $1.contents.utf8.count }
+                })
         }
         generateTimes.removeFirst()
         let versions = try loader.versions(ofBundle: bundle).names
         var allTimes: [Double] = []
         for _ in 0..<max(1, rounds / 2) {
-            allTimes.append(try Measurement.seconds {
-                for version in versions { _ = try loader.load(url: bundle, version: version) }
-            })
+            allTimes.append(
+                try Measurement.seconds {
+                    for version in versions { _ = try loader.load(url: bundle, version: version) }
+                })
         }
         let generate = Measurement.median(generateTimes)
         let all = Measurement.median(allTimes)
@@ -53,19 +55,20 @@ public enum GeneratorWorkload {
     /// A model of `count` entities, each with three attributes, a to-one to the next entity and one to
     /// the previous: the shape of a very large real model, made up so that it needs no corpus.
     public static func syntheticModel(entities count: Int) -> ManagedObjectModel {
-        ManagedObjectModel(entities: (0..<count).map { index in
-            var entity = EntityDescription(name: "Entity\(index)", representedClassName: "Entity\(index)")
-            entity.attributes = [
-                AttributeDescription(name: "name", type: .string, isOptional: true),
-                AttributeDescription(name: "count", type: .integer32, isOptional: true),
-                AttributeDescription(name: "created", type: .date, isOptional: true),
-            ]
-            entity.relationships = [
-                RelationshipDescription(name: "next", destinationEntityName: "Entity\((index + 1) % count)"),
-                RelationshipDescription(name: "previous", destinationEntityName: "Entity\((index + count - 1) % count)"),
-            ]
-            return entity
-        })
+        ManagedObjectModel(
+            entities: (0..<count).map { index in
+                var entity = EntityDescription(name: "Entity\(index)", representedClassName: "Entity\(index)")
+                entity.attributes = [
+                    AttributeDescription(name: "name", type: .string, isOptional: true),
+                    AttributeDescription(name: "count", type: .integer32, isOptional: true),
+                    AttributeDescription(name: "created", type: .date, isOptional: true),
+                ]
+                entity.relationships = [
+                    RelationshipDescription(name: "next", destinationEntityName: "Entity\((index + 1) % count)"),
+                    RelationshipDescription(name: "previous", destinationEntityName: "Entity\((index + count - 1) % count)"),
+                ]
+                return entity
+            })
     }
 
     /// The W9 large-model line: generating the proxy files of a synthetic model of `entities` entities
@@ -75,10 +78,11 @@ public enum GeneratorWorkload {
         var times: [Double] = []
         var fileCount = 0
         for _ in 0..<(max(1, rounds / 2) + 1) {
-            times.append(Measurement.seconds {
-                let generation = ProxyGenerator().generate(model, modelName: "Synthetic")
-                fileCount = generation.files().count
-            })
+            times.append(
+                Measurement.seconds {
+                    let generation = ProxyGenerator().generate(model, modelName: "Synthetic")
+                    fileCount = generation.files().count
+                })
         }
         times.removeFirst()
         return "W9 cdqi synthetic model (\(entities) entities): generate \(WorkloadResult.format(Measurement.median(times) * 1000)) ms "

@@ -25,15 +25,17 @@ public enum LightyearWorkload {
         // The same container (so the same store connection) as the CDQI contender.
         let container = suite.ours.container
         var context = container.newContext()
-        let lightyear = Contender(.ours, prepare: { context = container.newContext() }, run: {
-            var found = 0
-            for code in codes {
-                if let item = try Item.query(in: context).where([.code: code]).first(), item.code == code {
-                    found += 1
+        let lightyear = Contender(
+            .ours, prepare: { context = container.newContext() },
+            run: {
+                var found = 0
+                for code in codes {
+                    if let item = try Item.query(in: context).where([.code: code]).first(), item.code == code {
+                        found += 1
+                    }
                 }
-            }
-            return found
-        })
+                return found
+            })
         let cdqi = suite.ours.lookups(codes: codes)
         // As WorkloadRunner does (a warm-up, then rounds alternating which contender goes first), with
         // each run's thread CPU time beside its wall-clock time: on a shared machine, a run preempted
@@ -60,7 +62,8 @@ public enum LightyearWorkload {
         func ratio(_ values: [[Double]]) -> String {
             WorkloadResult.format(Measurement.median(zip(values[0], values[1]).map { $0 / $1 }), digits: 2)
         }
-        var line = "\(id) lightyear lookup by code x\(suite.sizes.label.lookups): "
+        var line =
+            "\(id) lightyear lookup by code x\(suite.sizes.label.lookups): "
             + "Item.query(in:).where([.code: c]).first() \(ms(wall[0])), "
             + "CDQI from(Item.self).filter { $0.code == c }.first() \(ms(wall[1])), "
             + "lightyear/CDQI \(ratio(wall)) (goal ≤ 1.20); CPU time \(ms(cpu[0])) vs \(ms(cpu[1])), ratio \(ratio(cpu))"

@@ -70,7 +70,8 @@ public enum LiveQueryWorkload {
         }
         let refetchMedian = Measurement.median(refetch)
         func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000, digits: 3) + " ms" }
-        var line = "\(id) one change in a live query of \(label) IDs: save to element \(ms(Measurement.median(delivered))), "
+        var line =
+            "\(id) one change in a live query of \(label) IDs: save to element \(ms(Measurement.median(delivered))), "
             + "refetch \(ms(refetchMedian)), live/refetch \(WorkloadResult.format(Measurement.median(delivered) / refetchMedian, digits: 2)) "
             + "(medians of \(delivered.count) changes and \(refetch.count) refetches)"
         if missing > 0 || arrivals.take()?.results.count != rows { line += " [RESULTS DIFFER: \(missing) changes without an element]" }

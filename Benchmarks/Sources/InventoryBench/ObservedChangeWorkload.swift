@@ -81,15 +81,18 @@ public enum ObservedChangeWorkload {
         let refetchMedian = Measurement.median(refetch)
         func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000, digits: 3) + " ms" }
         func share(_ values: [Double]) -> String { WorkloadResult.format(Measurement.median(values) / refetchMedian, digits: 3) }
-        var line = "\(id) one change in an observed \(label)-row result: "
+        var line =
+            "\(id) one change in an observed \(label)-row result: "
             + "local change \(ms(Measurement.median(local))), merged save \(ms(Measurement.median(merged))), "
             + "refetch \(ms(refetchMedian)), local/refetch \(share(local)), merged/refetch \(share(merged)) "
             + "(goals ≤ 1 ms and ≤ 0.05; medians of \(local.count) changes each and \(refetch.count) refetches)"
         if counter.objectChanges != changes || (controller.fetchedObjects?.count ?? 0) != rows {
-            line += " [RESULTS DIFFER: \(counter.objectChanges) callbacks for \(changes) changes, "
+            line +=
+                " [RESULTS DIFFER: \(counter.objectChanges) callbacks for \(changes) changes, "
                 + "\(controller.fetchedObjects?.count ?? 0) rows]"
         }
-        line += " [ours: FetchedResultsController sorted by price, code; a price change (a move) through "
+        line +=
+            " [ours: FetchedResultsController sorted by price, code; a price change (a move) through "
             + "setValue + processPendingChanges, or another context's save + processPendingMerges; refetch: performFetch]"
         return line
     }

@@ -34,114 +34,126 @@ public final class OursWorkloads {
     /// W1: insert through a context with the typed accessors of an entity class (the shape `cdqi`
     /// generates), then save.
     public func insertTyped(count: Int) -> Contender {
-        Contender(.ours, prepare: { [self] in
-            insertContainer = nil
-            typedCategories = [:]
-            let url = try fixture.freshStore(named: "ours-insert.sqlite")
-            let container = try PersistentContainer(model: fixture.model, url: url)
-            try InventoryEntities.register(on: container.coordinator)
-            for object in try container.viewContext.fetch(FetchRequest(entityName: "Category")) {
-                guard let category = object as? Category, let number = Int(category.name.dropFirst("Category ".count))
-                else { continue }
-                typedCategories[number] = category
-            }
-            insertContainer = container
-        }, run: { [self] in
-            guard let context = insertContainer?.viewContext else { return 0 }
-            for i in 0..<count {
-                let values = InventoryData.item(i)
-                let item = try context.insert(Item.self)
-                item.active = values.active
-                item.code = values.code
-                item.createdAt = values.createdAt
-                item.price = values.price
-                item.quantity = values.quantity
-                item.rank = values.rank
-                item.score = values.score
-                item.title = values.title
-                item.category = typedCategories[values.category]
-            }
-            if let error = context.accessorErrors.first { throw RawSQLite.Failure(description: "\(error)") }
-            _ = try context.save()
-            return count
-        })
+        Contender(
+            .ours,
+            prepare: { [self] in
+                insertContainer = nil
+                typedCategories = [:]
+                let url = try fixture.freshStore(named: "ours-insert.sqlite")
+                let container = try PersistentContainer(model: fixture.model, url: url)
+                try InventoryEntities.register(on: container.coordinator)
+                for object in try container.viewContext.fetch(FetchRequest(entityName: "Category")) {
+                    guard let category = object as? Category, let number = Int(category.name.dropFirst("Category ".count))
+                    else { continue }
+                    typedCategories[number] = category
+                }
+                insertContainer = container
+            },
+            run: { [self] in
+                guard let context = insertContainer?.viewContext else { return 0 }
+                for i in 0..<count {
+                    let values = InventoryData.item(i)
+                    let item = try context.insert(Item.self)
+                    item.active = values.active
+                    item.code = values.code
+                    item.createdAt = values.createdAt
+                    item.price = values.price
+                    item.quantity = values.quantity
+                    item.rank = values.rank
+                    item.score = values.score
+                    item.title = values.title
+                    item.category = typedCategories[values.category]
+                }
+                if let error = context.accessorErrors.first { throw RawSQLite.Failure(description: "\(error)") }
+                _ = try context.save()
+                return count
+            })
     }
 
     /// W1 (key-value): insert through a context (`insertNewObject(forEntityName:)` and
     /// `setValue(_:forKey:)`), then save.
     public func insert(count: Int) -> Contender {
-        Contender(.ours, prepare: { [self] in
-            insertContainer = nil
-            insertCategories = [:]
-            let url = try fixture.freshStore(named: "ours-insert.sqlite")
-            let container = try PersistentContainer(model: fixture.model, url: url)
-            let context = container.viewContext
-            for category in try context.fetch(FetchRequest(entityName: "Category")) {
-                guard let name = try category.value(forKey: "name") as? String,
-                    let number = Int(name.dropFirst("Category ".count))
-                else { continue }
-                insertCategories[number] = category
-            }
-            insertContainer = container
-        }, run: { [self] in
-            guard let context = insertContainer?.viewContext else { return 0 }
-            for i in 0..<count {
-                let values = InventoryData.item(i)
-                let item = try context.insertNewObject(forEntityName: "Item")
-                try item.setValue(values.active, forKey: "active")
-                try item.setValue(values.code, forKey: "code")
-                try item.setValue(values.createdAt, forKey: "createdAt")
-                try item.setValue(values.price, forKey: "price")
-                try item.setValue(values.quantity, forKey: "quantity")
-                try item.setValue(values.rank, forKey: "rank")
-                try item.setValue(values.score, forKey: "score")
-                try item.setValue(values.title, forKey: "title")
-                try item.setValue(insertCategories[values.category], forKey: "category")
-            }
-            let changes = try context.save()
-            _ = changes
-            return count
-        })
+        Contender(
+            .ours,
+            prepare: { [self] in
+                insertContainer = nil
+                insertCategories = [:]
+                let url = try fixture.freshStore(named: "ours-insert.sqlite")
+                let container = try PersistentContainer(model: fixture.model, url: url)
+                let context = container.viewContext
+                for category in try context.fetch(FetchRequest(entityName: "Category")) {
+                    guard let name = try category.value(forKey: "name") as? String,
+                        let number = Int(name.dropFirst("Category ".count))
+                    else { continue }
+                    insertCategories[number] = category
+                }
+                insertContainer = container
+            },
+            run: { [self] in
+                guard let context = insertContainer?.viewContext else { return 0 }
+                for i in 0..<count {
+                    let values = InventoryData.item(i)
+                    let item = try context.insertNewObject(forEntityName: "Item")
+                    try item.setValue(values.active, forKey: "active")
+                    try item.setValue(values.code, forKey: "code")
+                    try item.setValue(values.createdAt, forKey: "createdAt")
+                    try item.setValue(values.price, forKey: "price")
+                    try item.setValue(values.quantity, forKey: "quantity")
+                    try item.setValue(values.rank, forKey: "rank")
+                    try item.setValue(values.score, forKey: "score")
+                    try item.setValue(values.title, forKey: "title")
+                    try item.setValue(insertCategories[values.category], forKey: "category")
+                }
+                let changes = try context.save()
+                _ = changes
+                return count
+            })
     }
 
     /// W2: every item as an object, in a fresh context (uniquing, as a context always does).
     public func fetchAll() -> Contender {
-        Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            try currentContext().fetch(FetchRequest(entityName: "Item")).count
-        })
+        Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                try currentContext().fetch(FetchRequest(entityName: "Item")).count
+            })
     }
 
     /// W3: one object by its indexed code, `lookups` times, through the typed query API:
     /// `context.from(Item.self).filter { $0.code == c }.first()`.
     public func lookups(codes: [String]) -> Contender {
-        Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            let context = currentContext()
-            var found = 0
-            for code in codes {
-                if let item = try context.from(Item.self).filter({ $0.code == code }).first(), item.code == code {
-                    found += 1
+        Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                let context = currentContext()
+                var found = 0
+                for code in codes {
+                    if let item = try context.from(Item.self).filter({ $0.code == code }).first(), item.code == code {
+                        found += 1
+                    }
                 }
-            }
-            return found
-        })
+                return found
+            })
     }
 
     /// W4: counts of a range of the indexed code.
     public func counts(ranges: [(String, String)]) -> Contender {
-        Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            let context = currentContext()
-            var total = 0
-            for (low, high) in ranges {
-                let request = FetchRequest(
-                    entityName: "Item",
-                    predicate: .and([
-                        .comparison(.keyPath("code"), .greaterThanOrEqual, .constant(.string(low))),
-                        .comparison(.keyPath("code"), .lessThan, .constant(.string(high))),
-                    ]))
-                total += try context.count(for: request)
-            }
-            return total
-        })
+        Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                let context = currentContext()
+                var total = 0
+                for (low, high) in ranges {
+                    let request = FetchRequest(
+                        entityName: "Item",
+                        predicate: .and([
+                            .comparison(.keyPath("code"), .greaterThanOrEqual, .constant(.string(low))),
+                            .comparison(.keyPath("code"), .lessThan, .constant(.string(high))),
+                        ]))
+                    total += try context.count(for: request)
+                }
+                return total
+            })
     }
 
     /// W5: count, sum, average and max per category name, `repeats` times.
@@ -155,52 +167,60 @@ public final class OursWorkloads {
             .expression(ExpressionDescription(name: "maxScore", expression: try ExpressionNode(format: "max:(score)"))),
         ]
         request.propertiesToGroupBy = [.keyPath("category.name")]
-        return Contender(.ours, run: { [self] in
-            var items = 0
-            for _ in 0..<repeats {
-                for row in try store.fetchDictionaries(request) {
-                    if case .integer(let count)? = row["count"] { items += Int(count) }
+        return Contender(
+            .ours,
+            run: { [self] in
+                var items = 0
+                for _ in 0..<repeats {
+                    for row in try store.fetchDictionaries(request) {
+                        if case .integer(let count)? = row["count"] { items += Int(count) }
+                    }
                 }
-            }
-            return items
-        })
+                return items
+            })
     }
 
     /// W6: items with a part of kind 3 whose title begins with "item 1", case-insensitively.
     public func anyAndBeginsWith() throws -> Contender {
         let predicate = try PredicateNode(format: "ANY parts.kind == %@ AND title BEGINSWITH[c] %@", 3, "item 1")
-        return Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            try currentContext().fetch(FetchRequest(entityName: "Item", predicate: predicate)).count
-        })
+        return Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                try currentContext().fetch(FetchRequest(entityName: "Item", predicate: predicate)).count
+            })
     }
 
     /// W7: fetch the items with a code below `limitCode`, add 1 to each one's quantity through the
     /// typed accessor, save.
     public func updateTyped(below limitCode: String) -> Contender {
-        Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            let context = currentContext()
-            let items = try context.from(Item.self).filter { $0.code < limitCode }.all()
-            for item in items { item.quantity += 1 }
-            if let error = context.accessorErrors.first { throw RawSQLite.Failure(description: "\(error)") }
-            _ = try context.save()
-            return items.count
-        })
+        Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                let context = currentContext()
+                let items = try context.from(Item.self).filter { $0.code < limitCode }.all()
+                for item in items { item.quantity += 1 }
+                if let error = context.accessorErrors.first { throw RawSQLite.Failure(description: "\(error)") }
+                _ = try context.save()
+                return items.count
+            })
     }
 
     /// W7 (key-value): the same with `value(forKey:)` and `setValue(_:forKey:)`.
     public func update(below limitCode: String) -> Contender {
-        Contender(.ours, prepare: { [self] in freshContext() }, run: { [self] in
-            let context = currentContext()
-            let request = FetchRequest(
-                entityName: "Item", predicate: .comparison(.keyPath("code"), .lessThan, .constant(.string(limitCode))))
-            let items = try context.fetch(request)
-            for item in items {
-                let quantity = try item.value(forKey: "quantity") as? Int64 ?? 0
-                try item.setValue(quantity + 1, forKey: "quantity")
-            }
-            _ = try context.save()
-            return items.count
-        })
+        Contender(
+            .ours, prepare: { [self] in freshContext() },
+            run: { [self] in
+                let context = currentContext()
+                let request = FetchRequest(
+                    entityName: "Item", predicate: .comparison(.keyPath("code"), .lessThan, .constant(.string(limitCode))))
+                let items = try context.fetch(request)
+                for item in items {
+                    let quantity = try item.value(forKey: "quantity") as? Int64 ?? 0
+                    try item.setValue(quantity + 1, forKey: "quantity")
+                }
+                _ = try context.save()
+                return items.count
+            })
     }
 
     /// W8: parsing a three-clause predicate, and evaluating it on one loaded object; seconds per call.

@@ -1,6 +1,6 @@
 import CDQIStore
-import CoreDataQueryInterface
 import CSQLiteRaw
+import CoreDataQueryInterface
 import Foundation
 import GRDB
 
@@ -68,7 +68,8 @@ public struct ParallelReadWorkload {
         func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000) + " ms" }
         var parts: [String] = []
         for ((name, _), timing) in zip(contenders, timings) {
-            parts.append("\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(WorkloadResult.format(timing.speedUp, digits: 2))×")
+            parts.append(
+                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(WorkloadResult.format(timing.speedUp, digits: 2))×")
         }
         parts.append("ours/GRDB (4 tasks) \(WorkloadResult.format(timings[0].parallel / timings[1].parallel, digits: 2))")
         var line = "W11 parallel reads 4×(\(codes.count) lookups + fetch \(label)): " + parts.joined(separator: "; ")

@@ -39,13 +39,17 @@ public final class PersistenceWorkload {
     /// WP: `RuntimeDAO.findAll(criteria)` against `context.fetch(FetchRequest)`.
     public func workload(label: String) throws -> Workload {
         let request = try Self.request()
-        let persistence = Contender(.ours, prepare: { [self] in daoContext = container.newContext() }, run: { [self] in
-            let dao = RuntimeDAO(contextAndEntityName: daoContext ?? container.newContext(), entityName: "Item")
-            return try dao.tryFindAll(Self.criteria()).count
-        })
-        let direct = Contender(.raw, prepare: { [self] in directContext = container.newContext() }, run: { [self] in
-            try (directContext ?? container.newContext()).fetch(request).count
-        })
+        let persistence = Contender(
+            .ours, prepare: { [self] in daoContext = container.newContext() },
+            run: { [self] in
+                let dao = RuntimeDAO(contextAndEntityName: daoContext ?? container.newContext(), entityName: "Item")
+                return try dao.tryFindAll(Self.criteria()).count
+            })
+        let direct = Contender(
+            .raw, prepare: { [self] in directContext = container.newContext() },
+            run: { [self] in
+                try (directContext ?? container.newContext()).fetch(request).count
+            })
         return Workload(
             id: "WP", label: "Persistence findAll(criteria) of \(label) items", handWrittenLabel: "FetchRequest",
             note: "ours = RuntimeDAO.findAll(criteria: code != nil, ordered by code); raw = context.fetch of the same "

@@ -56,88 +56,97 @@ public final class RawWorkloads {
 
     /// W1: one transaction, one prepared INSERT, primary keys taken from Z_PRIMARYKEY as Core Data does.
     public func insert(count: Int) -> Contender {
-        Contender(.raw, prepare: { [self] in
-            insertDB = nil
-            insertDB = try RawSQLite(path: try fixture.freshStore(named: "raw-insert.sqlite").path)
-        }, run: { [self] in
-            guard let db = insertDB else { return 0 }
-            try db.exec("BEGIN IMMEDIATE")
-            let maxKey = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
-            sqlite3_bind_int64(maxKey.handle, 1, fixture.itemEntity)
-            guard sqlite3_step(maxKey.handle) == SQLITE_ROW else { throw RawSQLite.Failure(description: "no Z_MAX") }
-            let first = sqlite3_column_int64(maxKey.handle, 0) + 1
-            sqlite3_reset(maxKey.handle)
-            let insert = try db.prepare(
-                "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE, ZCATEGORY)"
-                    + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            let s = insert.handle
-            for i in 0..<count {
-                let item = InventoryData.item(i)
-                sqlite3_bind_int64(s, 1, first + Int64(i))
-                sqlite3_bind_int64(s, 2, fixture.itemEntity)
-                sqlite3_bind_int64(s, 3, item.active ? 1 : 0)
-                s.bindText(item.code, at: 4)
-                sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
-                sqlite3_bind_double(s, 6, item.price)
-                sqlite3_bind_int64(s, 7, item.quantity)
-                sqlite3_bind_int64(s, 8, Int64(item.rank))
-                sqlite3_bind_int64(s, 9, Int64(item.score))
-                s.bindText(item.title, at: 10)
-                sqlite3_bind_int64(s, 11, Int64(item.category + 1))
-                try db.check(sqlite3_step(s))
-                sqlite3_reset(s)
-            }
-            let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-            sqlite3_bind_int64(update.handle, 1, first + Int64(count) - 1)
-            sqlite3_bind_int64(update.handle, 2, fixture.itemEntity)
-            try db.check(sqlite3_step(update.handle))
-            try db.exec("COMMIT")
-            return count
-        })
+        Contender(
+            .raw,
+            prepare: { [self] in
+                insertDB = nil
+                insertDB = try RawSQLite(path: try fixture.freshStore(named: "raw-insert.sqlite").path)
+            },
+            run: { [self] in
+                guard let db = insertDB else { return 0 }
+                try db.exec("BEGIN IMMEDIATE")
+                let maxKey = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+                sqlite3_bind_int64(maxKey.handle, 1, fixture.itemEntity)
+                guard sqlite3_step(maxKey.handle) == SQLITE_ROW else { throw RawSQLite.Failure(description: "no Z_MAX") }
+                let first = sqlite3_column_int64(maxKey.handle, 0) + 1
+                sqlite3_reset(maxKey.handle)
+                let insert = try db.prepare(
+                    "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE, ZCATEGORY)"
+                        + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                let s = insert.handle
+                for i in 0..<count {
+                    let item = InventoryData.item(i)
+                    sqlite3_bind_int64(s, 1, first + Int64(i))
+                    sqlite3_bind_int64(s, 2, fixture.itemEntity)
+                    sqlite3_bind_int64(s, 3, item.active ? 1 : 0)
+                    s.bindText(item.code, at: 4)
+                    sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
+                    sqlite3_bind_double(s, 6, item.price)
+                    sqlite3_bind_int64(s, 7, item.quantity)
+                    sqlite3_bind_int64(s, 8, Int64(item.rank))
+                    sqlite3_bind_int64(s, 9, Int64(item.score))
+                    s.bindText(item.title, at: 10)
+                    sqlite3_bind_int64(s, 11, Int64(item.category + 1))
+                    try db.check(sqlite3_step(s))
+                    sqlite3_reset(s)
+                }
+                let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+                sqlite3_bind_int64(update.handle, 1, first + Int64(count) - 1)
+                sqlite3_bind_int64(update.handle, 2, fixture.itemEntity)
+                try db.check(sqlite3_step(update.handle))
+                try db.exec("COMMIT")
+                return count
+            })
     }
 
     /// W2: every item into a Swift struct.
     public func fetchAll() -> Contender {
-        Contender(.raw, run: { [self] in
-            let statement = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0")
-            var items: [RawItem] = []
-            while sqlite3_step(statement.handle) == SQLITE_ROW { items.append(RawItem(statement.handle)) }
-            return items.count
-        })
+        Contender(
+            .raw,
+            run: { [self] in
+                let statement = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0")
+                var items: [RawItem] = []
+                while sqlite3_step(statement.handle) == SQLITE_ROW { items.append(RawItem(statement.handle)) }
+                return items.count
+            })
     }
 
     /// W3: one prepared statement, bound and reset per lookup.
     public func lookups(codes: [String]) -> Contender {
-        Contender(.raw, run: { [self] in
-            let statement = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE = ? LIMIT 1")
-            let s = statement.handle
-            var found = 0
-            for code in codes {
-                s.bindText(code, at: 1)
-                if sqlite3_step(s) == SQLITE_ROW {
-                    let item = RawItem(s)
-                    if item.code == code { found += 1 }
+        Contender(
+            .raw,
+            run: { [self] in
+                let statement = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE = ? LIMIT 1")
+                let s = statement.handle
+                var found = 0
+                for code in codes {
+                    s.bindText(code, at: 1)
+                    if sqlite3_step(s) == SQLITE_ROW {
+                        let item = RawItem(s)
+                        if item.code == code { found += 1 }
+                    }
+                    sqlite3_reset(s)
                 }
-                sqlite3_reset(s)
-            }
-            return found
-        })
+                return found
+            })
     }
 
     /// W4: `COUNT(*)` over a range of the indexed code.
     public func counts(ranges: [(String, String)]) -> Contender {
-        Contender(.raw, run: { [self] in
-            let statement = try db.prepare("SELECT COUNT(*) FROM ZITEM WHERE ZCODE >= ? AND ZCODE < ?")
-            let s = statement.handle
-            var total = 0
-            for (low, high) in ranges {
-                s.bindText(low, at: 1)
-                s.bindText(high, at: 2)
-                if sqlite3_step(s) == SQLITE_ROW { total += Int(sqlite3_column_int64(s, 0)) }
-                sqlite3_reset(s)
-            }
-            return total
-        })
+        Contender(
+            .raw,
+            run: { [self] in
+                let statement = try db.prepare("SELECT COUNT(*) FROM ZITEM WHERE ZCODE >= ? AND ZCODE < ?")
+                let s = statement.handle
+                var total = 0
+                for (low, high) in ranges {
+                    s.bindText(low, at: 1)
+                    s.bindText(high, at: 2)
+                    if sqlite3_step(s) == SQLITE_ROW { total += Int(sqlite3_column_int64(s, 0)) }
+                    sqlite3_reset(s)
+                }
+                return total
+            })
     }
 
     static let groupedSQL = """
@@ -147,23 +156,26 @@ public final class RawWorkloads {
 
     /// W5: the grouped aggregate, `repeats` times.
     public func groupedAggregate(repeats: Int) -> Contender {
-        Contender(.raw, run: { [self] in
-            let statement = try db.prepare(Self.groupedSQL)
-            let s = statement.handle
-            var items = 0
-            for _ in 0..<repeats {
-                var rows: [RawCategoryStats] = []
-                while sqlite3_step(s) == SQLITE_ROW {
-                    rows.append(RawCategoryStats(
-                        name: sqlite3_column_type(s, 0) == SQLITE_NULL ? nil : s.text(0),
-                        count: Int(sqlite3_column_int64(s, 1)), total: sqlite3_column_int64(s, 2),
-                        averagePrice: sqlite3_column_double(s, 3), maxScore: sqlite3_column_int64(s, 4)))
+        Contender(
+            .raw,
+            run: { [self] in
+                let statement = try db.prepare(Self.groupedSQL)
+                let s = statement.handle
+                var items = 0
+                for _ in 0..<repeats {
+                    var rows: [RawCategoryStats] = []
+                    while sqlite3_step(s) == SQLITE_ROW {
+                        rows.append(
+                            RawCategoryStats(
+                                name: sqlite3_column_type(s, 0) == SQLITE_NULL ? nil : s.text(0),
+                                count: Int(sqlite3_column_int64(s, 1)), total: sqlite3_column_int64(s, 2),
+                                averagePrice: sqlite3_column_double(s, 3), maxScore: sqlite3_column_int64(s, 4)))
+                    }
+                    sqlite3_reset(s)
+                    items += rows.reduce(0) { $0 + $1.count }
                 }
-                sqlite3_reset(s)
-                items += rows.reduce(0) { $0 + $1.count }
-            }
-            return items
-        })
+                return items
+            })
     }
 
     static let anyAndBeginsWithSQL = """
@@ -174,15 +186,17 @@ public final class RawWorkloads {
     /// W6: LIKE (ASCII case-insensitive) for BEGINSWITH[c], with a pattern escaped by hand, tested first as
     /// it is the cheaper test; EXISTS for ANY.
     public func anyAndBeginsWith() -> Contender {
-        Contender(.raw, run: { [self] in
-            let statement = try db.prepare(Self.anyAndBeginsWithSQL)
-            let s = statement.handle
-            s.bindText(Self.likePrefix("item 1"), at: 1)
-            sqlite3_bind_int64(s, 2, 3)
-            var items: [RawItem] = []
-            while sqlite3_step(s) == SQLITE_ROW { items.append(RawItem(s)) }
-            return items.count
-        })
+        Contender(
+            .raw,
+            run: { [self] in
+                let statement = try db.prepare(Self.anyAndBeginsWithSQL)
+                let s = statement.handle
+                s.bindText(Self.likePrefix("item 1"), at: 1)
+                sqlite3_bind_int64(s, 2, 3)
+                var items: [RawItem] = []
+                while sqlite3_step(s) == SQLITE_ROW { items.append(RawItem(s)) }
+                return items.count
+            })
     }
 
     /// `prefix%` with LIKE's wildcards escaped.
@@ -198,30 +212,32 @@ public final class RawWorkloads {
     /// W7: read the items below `limitCode` into structs, then in one transaction write each one's new
     /// quantity with Core Data's optimistic-locking check (`Z_OPT`).
     public func update(below limitCode: String) -> Contender {
-        Contender(.raw, run: { [self] in
-            try db.exec("BEGIN IMMEDIATE")
-            let select = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE < ?")
-            select.handle.bindText(limitCode, at: 1)
-            var items: [RawItem] = []
-            while sqlite3_step(select.handle) == SQLITE_ROW { items.append(RawItem(select.handle)) }
-            sqlite3_reset(select.handle)
-            let update = try db.prepare("UPDATE ZITEM SET ZQUANTITY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
-            let s = update.handle
-            for item in items {
-                sqlite3_bind_int64(s, 1, item.quantity + 1)
-                sqlite3_bind_int64(s, 2, item.version + 1)
-                sqlite3_bind_int64(s, 3, item.id)
-                sqlite3_bind_int64(s, 4, item.version)
-                try db.check(sqlite3_step(s))
-                sqlite3_reset(s)
-                if sqlite3_changes(db.db) != 1 {
-                    try db.exec("ROLLBACK")
-                    throw RawSQLite.Failure(description: "item \(item.id) changed meanwhile")
+        Contender(
+            .raw,
+            run: { [self] in
+                try db.exec("BEGIN IMMEDIATE")
+                let select = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE < ?")
+                select.handle.bindText(limitCode, at: 1)
+                var items: [RawItem] = []
+                while sqlite3_step(select.handle) == SQLITE_ROW { items.append(RawItem(select.handle)) }
+                sqlite3_reset(select.handle)
+                let update = try db.prepare("UPDATE ZITEM SET ZQUANTITY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
+                let s = update.handle
+                for item in items {
+                    sqlite3_bind_int64(s, 1, item.quantity + 1)
+                    sqlite3_bind_int64(s, 2, item.version + 1)
+                    sqlite3_bind_int64(s, 3, item.id)
+                    sqlite3_bind_int64(s, 4, item.version)
+                    try db.check(sqlite3_step(s))
+                    sqlite3_reset(s)
+                    if sqlite3_changes(db.db) != 1 {
+                        try db.exec("ROLLBACK")
+                        throw RawSQLite.Failure(description: "item \(item.id) changed meanwhile")
+                    }
                 }
-            }
-            try db.exec("COMMIT")
-            return items.count
-        })
+                try db.exec("COMMIT")
+                return items.count
+            })
     }
 
     /// W10: every item of the store at `path`, stepped one row at a time into a struct.

@@ -43,7 +43,8 @@ public struct ReadDuringWritesWorkload {
         func ratio(_ fraction: Double) -> String {
             WorkloadResult.format(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
         }
-        var line = "W12 reads during writes (\(Self.readers) readers × \(codes.count) lookups, writer saving "
+        var line =
+            "W12 reads during writes (\(Self.readers) readers × \(codes.count) lookups, writer saving "
             + "\(Self.batchSize)-object batches): ours p50 \(us(quiet.percentile(0.5))) without writer, "
             + "\(us(busy.percentile(0.5))) with (×\(ratio(0.5))); p99 \(us(quiet.percentile(0.99))) without, "
             + "\(us(busy.percentile(0.99))) with (×\(ratio(0.99))); \(busy.batches) batches saved meanwhile"

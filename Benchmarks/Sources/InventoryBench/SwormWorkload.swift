@@ -77,12 +77,16 @@ public final class SwormWorkload {
         let handedOver = handedOver
         let sworm = Sworm.PersistentContainer(
             managedObjectContext: { handedOver.context ?? plain.newContext() }, cleanUpAfterExecution: false)
-        let swormContender = Contender(.ours, prepare: { handedOver.context = plain.newContext() }, run: {
-            Self.checksum(try sworm.perform { ctx in try ctx.fetch(SwormItem.all).map { try $0.decode() } })
-        })
-        let objectContender = Contender(.raw, prepare: { [self] in objectContext = objects.newContext() }, run: { [self] in
-            try Self.readObjects(objectContext ?? objects.newContext())
-        })
+        let swormContender = Contender(
+            .ours, prepare: { handedOver.context = plain.newContext() },
+            run: {
+                Self.checksum(try sworm.perform { ctx in try ctx.fetch(SwormItem.all).map { try $0.decode() } })
+            })
+        let objectContender = Contender(
+            .raw, prepare: { [self] in objectContext = objects.newContext() },
+            run: { [self] in
+                try Self.readObjects(objectContext ?? objects.newContext())
+            })
         return Workload(
             id: "WS", label: "Sworm fetch + decode \(label) structs", handWrittenLabel: "row init",
             note: "ours = Sworm perform { ctx.fetch(Item.all).map { decode() } }; raw = our context.fetch + the same 8 "
@@ -95,12 +99,16 @@ public final class SwormWorkload {
     public func workloadWithTeardown(label: String) -> Workload {
         let plain = plain
         let sworm = Sworm.PersistentContainer(managedObjectContext: { plain.newContext() })
-        let swormContender = Contender(.ours, run: {
-            Self.checksum(try sworm.perform { ctx in try ctx.fetch(SwormItem.all).map { try $0.decode() } })
-        })
-        let objectContender = Contender(.raw, run: { [self] in
-            try Self.readObjects(objects.newContext())
-        })
+        let swormContender = Contender(
+            .ours,
+            run: {
+                Self.checksum(try sworm.perform { ctx in try ctx.fetch(SwormItem.all).map { try $0.decode() } })
+            })
+        let objectContender = Contender(
+            .raw,
+            run: { [self] in
+                try Self.readObjects(objects.newContext())
+            })
         return Workload(
             id: "WSr", label: "Sworm fetch + decode \(label) structs, context teardown timed", handWrittenLabel: "row init",
             note: "ours = Sworm's default perform (resets its context); raw = our context.fetch + the same 8 attributes, "

@@ -60,9 +60,11 @@ public struct WorkloadResult {
         var line = "\(workload.id) \(workload.label): " + parts.joined(separator: ", ")
         let distinct = Set(checksums.values)
         if distinct.count > 1 {
-            line += " [RESULTS DIFFER: " + Contender.Kind.allCases.compactMap { kind in
-                checksums[kind].map { "\(kind.rawValue) \($0)" }
-            }.joined(separator: ", ") + "]"
+            line +=
+                " [RESULTS DIFFER: "
+                + Contender.Kind.allCases.compactMap { kind in
+                    checksums[kind].map { "\(kind.rawValue) \($0)" }
+                }.joined(separator: ", ") + "]"
         }
         if let note = workload.note { line += " [\(note)]" }
         return line

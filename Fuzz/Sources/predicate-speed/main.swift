@@ -68,10 +68,13 @@ func measure(_ label: String, iterations: Int, _ body: () throws -> Bool) rethro
 }
 
 do {
-    let employee = Employee(salary: 120_000, department: Department(name: "Research"),
-                            languages: [Language(name: "C"), Language(name: "Rust")])
-    let dictionary: [String: Any] = ["salary": 120_000.0, "department": ["name": "Research"],
-                                     "languages": [["name": "C"], ["name": "Rust"]]]
+    let employee = Employee(
+        salary: 120_000, department: Department(name: "Research"),
+        languages: [Language(name: "C"), Language(name: "Rust")])
+    let dictionary: [String: Any] = [
+        "salary": 120_000.0, "department": ["name": "Research"],
+        "languages": [["name": "C"], ["name": "Rust"]],
+    ]
     let predicate = try PredicateNode(format: format, 100_000, "rés", languages)
     guard try predicate.evaluate(with: employee), try predicate.evaluate(with: dictionary) else {
         print("unexpected: the predicate is false for the sample objects")
@@ -79,36 +82,38 @@ do {
     }
     let only = CommandLine.arguments.dropFirst().first
     if only == nil || only == "parse" {
-    try measure("parse with 3 arguments", iterations: 200_000) {
-        if case .and = try PredicateNode(format: format, 100_000, "rés", languages).kind { return true }
-        return false
-    }
+        try measure("parse with 3 arguments", iterations: 200_000) {
+            if case .and = try PredicateNode(format: format, 100_000, "rés", languages).kind { return true }
+            return false
+        }
     }
     if only == nil || only == "evaluate" {
-    try measure("evaluate on a KeyValueAccessible class", iterations: 500_000) {
-        try predicate.evaluate(with: employee)
-    }
+        try measure("evaluate on a KeyValueAccessible class", iterations: 500_000) {
+            try predicate.evaluate(with: employee)
+        }
     }
     if only == nil || only == "dictionary" {
-    try measure("evaluate on a [String: Any] dictionary", iterations: 200_000) {
-        try predicate.evaluate(with: dictionary)
-    }
+        try measure("evaluate on a [String: Any] dictionary", iterations: 200_000) {
+            try predicate.evaluate(with: dictionary)
+        }
     }
     if let clause = only, clause.hasPrefix("clause:") {
         let p = try PredicateNode(format: String(clause.dropFirst(7)))
         try measure("evaluate \(clause.dropFirst(7))", iterations: 500_000) { try p.evaluate(with: employee) }
     }
     if only == "breakdown" {
-        for clause in ["TRUEPREDICATE", "salary > 100000", "department.name BEGINSWITH[cd] 'rés'",
-                       "ANY languages.name IN {'Swift', 'Go', 'Rust'}"] {
+        for clause in [
+            "TRUEPREDICATE", "salary > 100000", "department.name BEGINSWITH[cd] 'rés'",
+            "ANY languages.name IN {'Swift', 'Go', 'Rust'}",
+        ] {
             let p = try PredicateNode(format: clause)
             try measure("evaluate \(clause)", iterations: 500_000) { try p.evaluate(with: employee) }
         }
     }
     if only == nil || only == "print" {
-    measure("print (predicateFormat)", iterations: 200_000) {
-        predicate.predicateFormat.utf8.count > 10
-    }
+        measure("print (predicateFormat)", iterations: 200_000) {
+            predicate.predicateFormat.utf8.count > 10
+        }
     }
 } catch {
     print("error: \(error)")

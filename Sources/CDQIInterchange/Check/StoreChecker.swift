@@ -96,10 +96,12 @@ public struct StoreChecker {
         }
         for (table, numbers) in entityTables {
             let list = numbers.map(String.init).joined(separator: ", ")
-            let sql = "SELECT Z_PK, quote(Z_ENT) FROM \(Self.quoted(table)) WHERE typeof(Z_ENT) != 'integer' OR Z_ENT NOT IN (\(list)) ORDER BY Z_PK LIMIT \(limit)"
+            let sql =
+                "SELECT Z_PK, quote(Z_ENT) FROM \(Self.quoted(table)) WHERE typeof(Z_ENT) != 'integer' OR Z_ENT NOT IN (\(list)) ORDER BY Z_PK LIMIT \(limit)"
             let statement = try connection.prepareUncached(sql)
             while try statement.step() {
-                findings.append("\(table) row Z_PK \(statement.int64(0)) has Z_ENT \(statement.string(1)), which is no entity of the \(schema == nil ? "store" : "model")")
+                findings.append(
+                    "\(table) row Z_PK \(statement.int64(0)) has Z_ENT \(statement.string(1)), which is no entity of the \(schema == nil ? "store" : "model")")
             }
         }
 
@@ -113,7 +115,9 @@ public struct StoreChecker {
             }
             let statement = try connection.prepareUncached("SELECT MAX(Z_PK) FROM \(Self.quoted(table))")
             if try statement.step(), !statement.isNull(0), let maximum = Int64(entry.maximum), statement.int64(0) > maximum {
-                findings.append("Z_PRIMARYKEY.Z_MAX of \(entry.name) (Z_ENT \(entry.number)) is \(maximum), below the largest Z_PK \(statement.int64(0)) of \(table): new objects would reuse keys")
+                findings.append(
+                    "Z_PRIMARYKEY.Z_MAX of \(entry.name) (Z_ENT \(entry.number)) is \(maximum), below the largest Z_PK \(statement.int64(0)) of \(table): new objects would reuse keys"
+                )
             }
         }
 
@@ -134,7 +138,9 @@ public struct StoreChecker {
                     """
                 let statement = try connection.prepareUncached(sql)
                 while try statement.step() {
-                    findings.append("\(entity.name) Z_PK \(statement.int64(0)): \(relationship.name) (\(entity.tableName).\(column)) names \(relationship.destinationEntityName) Z_PK \(statement.string(1)), which \(destination.tableName) does not have")
+                    findings.append(
+                        "\(entity.name) Z_PK \(statement.int64(0)): \(relationship.name) (\(entity.tableName).\(column)) names \(relationship.destinationEntityName) Z_PK \(statement.string(1)), which \(destination.tableName) does not have"
+                    )
                 }
             }
         }
@@ -157,7 +163,9 @@ public struct StoreChecker {
                     """
                 let statement = try connection.prepareUncached(sql)
                 while try statement.step() {
-                    findings.append("join table \(join.name) (\(join.sourceEntity).\(join.relationship)): \(column) names \(side) Z_PK \(statement.string(0)), which \(table) does not have")
+                    findings.append(
+                        "join table \(join.name) (\(join.sourceEntity).\(join.relationship)): \(column) names \(side) Z_PK \(statement.string(0)), which \(table) does not have"
+                    )
                 }
             }
         }

@@ -23,22 +23,27 @@ struct DocumentReader {
     func read(_ document: JSONValue) -> Result<ImportPlan, InterchangeError> {
         var problems: [DocumentProblem] = []
         guard case .object(let lists) = document else {
-            return .failure(.invalidDocument([DocumentProblem(
-                message: "the document must be an object whose keys are entity names, not \(document.kindDescription)")]))
+            return .failure(
+                .invalidDocument([
+                    DocumentProblem(
+                        message: "the document must be an object whose keys are entity names, not \(document.kindDescription)")
+                ]))
         }
         var pending: [Pending] = []
         var indexByID: [DocumentID: Int] = [:]
         let known = model.entities.map(\.name)
         for (entityName, list) in lists {
             guard let entity = model.entity(named: entityName) else {
-                problems.append(DocumentProblem(
-                    entity: entityName,
-                    message: "the model has no such entity (entities: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"))
+                problems.append(
+                    DocumentProblem(
+                        entity: entityName,
+                        message: "the model has no such entity (entities: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"))
                 continue
             }
             if entity.isAbstract {
-                problems.append(DocumentProblem(
-                    entity: entityName, message: "the entity is abstract and has no objects of its own; list them under its sub-entities"))
+                problems.append(
+                    DocumentProblem(
+                        entity: entityName, message: "the entity is abstract and has no objects of its own; list them under its sub-entities"))
                 continue
             }
             guard case .array(let elements) = list else {
@@ -48,8 +53,9 @@ struct DocumentReader {
             for (position, element) in elements.enumerated() {
                 let positionLabel = "#\(position + 1)"
                 guard case .object(let members) = element else {
-                    problems.append(DocumentProblem(
-                        entity: entityName, object: positionLabel, message: "expected an object, not \(element.kindDescription)"))
+                    problems.append(
+                        DocumentProblem(
+                            entity: entityName, object: positionLabel, message: "expected an object, not \(element.kindDescription)"))
                     continue
                 }
                 var label = positionLabel
@@ -59,16 +65,18 @@ struct DocumentReader {
                         label = JSONWriter.quoted(id)
                         objectID = id
                     } else {
-                        problems.append(DocumentProblem(
-                            entity: entityName, object: positionLabel, key: "_id",
-                            message: "an _id is a non-empty string, not \(idValue.kindDescription)"))
+                        problems.append(
+                            DocumentProblem(
+                                entity: entityName, object: positionLabel, key: "_id",
+                                message: "an _id is a non-empty string, not \(idValue.kindDescription)"))
                     }
                 }
                 if let id = objectID {
                     if let other = indexByID[DocumentID(id)] {
-                        problems.append(DocumentProblem(
-                            entity: entityName, object: label, key: "_id",
-                            message: "the _id is used twice (also by \(pending[other].entity.name) #\(Self.position(of: other, in: pending)))"))
+                        problems.append(
+                            DocumentProblem(
+                                entity: entityName, object: label, key: "_id",
+                                message: "the _id is used twice (also by \(pending[other].entity.name) #\(Self.position(of: other, in: pending)))"))
                     } else {
                         indexByID[DocumentID(id)] = pending.count
                     }
@@ -95,8 +103,9 @@ struct DocumentReader {
                 var seen: Set<DocumentID> = []
                 for reference in references {
                     guard seen.insert(DocumentID(reference)).inserted else {
-                        problems.append(DocumentProblem(
-                            entity: item.entity.name, object: item.label, key: key, message: "lists \(JSONWriter.quoted(reference)) twice"))
+                        problems.append(
+                            DocumentProblem(
+                                entity: item.entity.name, object: item.label, key: key, message: "lists \(JSONWriter.quoted(reference)) twice"))
                         continue
                     }
                     if let index = resolve(reference, relationship, from: item, key: key, indexByID: indexByID, pending: pending, problems: &problems) {
@@ -172,18 +181,20 @@ struct DocumentReader {
         indexByID: [DocumentID: Int], pending: [Pending], problems: inout [DocumentProblem]
     ) -> Int? {
         guard let index = indexByID[DocumentID(reference)] else {
-            problems.append(DocumentProblem(
-                entity: item.entity.name, object: item.label, key: key,
-                message: "no object in the document has the _id \(JSONWriter.quoted(reference))"))
+            problems.append(
+                DocumentProblem(
+                    entity: item.entity.name, object: item.label, key: key,
+                    message: "no object in the document has the _id \(JSONWriter.quoted(reference))"))
             return nil
         }
         let destination = pending[index].entity
         let lineage = [destination.name] + model.ancestors(of: destination).map(\.name)
         guard lineage.contains(relationship.destinationEntityName) else {
-            problems.append(DocumentProblem(
-                entity: item.entity.name, object: item.label, key: key,
-                message: "\(JSONWriter.quoted(reference)) is an object of entity \(destination.name), and the relationship "
-                    + "holds \(relationship.destinationEntityName) objects"))
+            problems.append(
+                DocumentProblem(
+                    entity: item.entity.name, object: item.label, key: key,
+                    message: "\(JSONWriter.quoted(reference)) is an object of entity \(destination.name), and the relationship "
+                        + "holds \(relationship.destinationEntityName) objects"))
             return nil
         }
         return index
@@ -208,9 +219,10 @@ struct DocumentReader {
                 for destination in destinations.sorted() {
                     guard let back = stated[Key(object: destination, key: inverse)], !back.contains(index) else { continue }
                     let other = objects[destination]
-                    problems.append(DocumentProblem(
-                        entity: object.entity, object: object.label, key: key,
-                        message: "names \(other.entity) \(other.label), whose inverse '\(inverse)' does not name this object back"))
+                    problems.append(
+                        DocumentProblem(
+                            entity: object.entity, object: object.label, key: key,
+                            message: "names \(other.entity) \(other.label), whose inverse '\(inverse)' does not name this object back"))
                 }
             }
         }

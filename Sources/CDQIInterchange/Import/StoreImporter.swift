@@ -44,7 +44,8 @@ public struct StoreImporter {
     ) throws(InterchangeError) -> ImportSummary {
         let plan = try plan(document)
         if !FileManager.default.fileExists(atPath: storeURL.path),
-           try importIntoNewFile(plan, storeURL: storeURL, progress: progress) {
+            try importIntoNewFile(plan, storeURL: storeURL, progress: progress)
+        {
             return ImportSummary(plan)
         }
         try Self.checkUndamaged(storeURL)

@@ -1,5 +1,5 @@
-import Foundation
 import CDQIPredicate
+import Foundation
 
 /// How `cdqi query` prints a ``ResultTable``.
 public enum ResultFormat: String, Sendable, CaseIterable {

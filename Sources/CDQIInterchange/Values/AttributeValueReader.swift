@@ -17,15 +17,17 @@ enum AttributeValueReader {
         case .integer16, .integer32, .integer64:
             guard case .number(let text) = json else { return wrong("an integer") }
             guard let value = Int64(text) else {
-                return .failure(text.contains(where: { ".eE".contains($0) })
-                    ? "\(type.rawValue) takes an integer, not \(text)"
-                    : "\(text) does not fit \(type.rawValue)")
+                return .failure(
+                    text.contains(where: { ".eE".contains($0) })
+                        ? "\(type.rawValue) takes an integer, not \(text)"
+                        : "\(text) does not fit \(type.rawValue)")
             }
-            let range: ClosedRange<Int64> = switch type {
+            let range: ClosedRange<Int64> =
+                switch type {
                 case .integer16: Int64(Int16.min)...Int64(Int16.max)
                 case .integer32: Int64(Int32.min)...Int64(Int32.max)
                 default: Int64.min...Int64.max
-            }
+                }
             guard range.contains(value) else {
                 return .failure("\(text) does not fit \(type.rawValue) (\(range.lowerBound)…\(range.upperBound))")
             }

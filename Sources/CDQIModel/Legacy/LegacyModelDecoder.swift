@@ -85,7 +85,9 @@ struct LegacyModelDecoder {
         let configurations = try entries(root["_configurationsByName"]).count
         if configurations > 0 { warn("the model's \(configurations) configuration(s) are not decoded") }
         if droppedUserInfoEntries > 0 {
-            warn("\(droppedUserInfoEntries) userInfo value(s) are dictionaries or arrays (Sync Services settings), which model files cannot express; they were dropped")
+            warn(
+                "\(droppedUserInfoEntries) userInfo value(s) are dictionaries or arrays (Sync Services settings), which model files cannot express; they were dropped"
+            )
         }
         return model
     }

@@ -22,7 +22,8 @@ enum ModelBundle {
         } catch {
             throw .unreadable(path: bundle.path, reason: "cannot list the bundle folder")
         }
-        let names = entries
+        let names =
+            entries
             .filter { $0.hasSuffix(".\(versionExtension)") }
             .filter { isDirectory(bundle.appendingPathComponent($0)) }
             .map(versionName)
@@ -41,8 +42,10 @@ enum ModelBundle {
         let root = try XMLReader.parse(bytes, path: plist.path, allowDoctype: true)
         let location = SourceLocation(file: plist.path, line: root.line)
         guard root.name == "plist", let dict = root.children.first, dict.name == "dict" else {
-            throw .invalid([ModelDiagnostic(
-                .error, "expected a property list holding a <dict> (Xcode's .xccurrentversion format)", at: location)])
+            throw .invalid([
+                ModelDiagnostic(
+                    .error, "expected a property list holding a <dict> (Xcode's .xccurrentversion format)", at: location)
+            ])
         }
         // A plist dict alternates <key> and value elements.
         var value: String?

@@ -29,24 +29,32 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAModel(let path, let reason):
             return [ModelDiagnostic(.error, "not a Core Data model: \(reason)", at: SourceLocation(file: path, line: 0))]
         case .legacyBinaryFormat(let path, let reason):
-            return [ModelDiagnostic(
-                .error,
-                "cannot decode legacy Xcode 3 model: \(reason); "
-                    + "open the model once in Xcode 4 or later and save it to convert it to the XML 'contents' format",
-                at: SourceLocation(file: path, line: 0))]
+            return [
+                ModelDiagnostic(
+                    .error,
+                    "cannot decode legacy Xcode 3 model: \(reason); "
+                        + "open the model once in Xcode 4 or later and save it to convert it to the XML 'contents' format",
+                    at: SourceLocation(file: path, line: 0))
+            ]
         case .noVersions(let bundle):
-            return [ModelDiagnostic(
-                .error, "the bundle holds no .xcdatamodel version", at: SourceLocation(file: bundle, line: 0))]
+            return [
+                ModelDiagnostic(
+                    .error, "the bundle holds no .xcdatamodel version", at: SourceLocation(file: bundle, line: 0))
+            ]
         case .versionNotFound(let bundle, let name, let available, let namedBy):
             let list = available.isEmpty ? "none" : available.map { "'\($0)'" }.joined(separator: ", ")
             let origin = namedBy.map { SourceLocation(file: $0, line: 0) } ?? SourceLocation(file: bundle, line: 0)
-            return [ModelDiagnostic(
-                .error, "model version '\(name)' is not in the bundle (versions: \(list))", at: origin)]
+            return [
+                ModelDiagnostic(
+                    .error, "model version '\(name)' is not in the bundle (versions: \(list))", at: origin)
+            ]
         case .fileTooLarge(let path, let size, let limit):
-            return [ModelDiagnostic(
-                .error,
-                "model file is \(size) bytes, over the \(limit)-byte limit; this is not a model Xcode wrote",
-                at: SourceLocation(file: path, line: 0))]
+            return [
+                ModelDiagnostic(
+                    .error,
+                    "model file is \(size) bytes, over the \(limit)-byte limit; this is not a model Xcode wrote",
+                    at: SourceLocation(file: path, line: 0))
+            ]
         case .unreadable(let path, let reason):
             return [ModelDiagnostic(.error, "cannot read file: \(reason)", at: SourceLocation(file: path, line: 0))]
         case .invalid(let diagnostics):

@@ -89,15 +89,18 @@ public struct ModelLoader: Sendable {
         } else if let named = versions.names.filter({ modelName.hasSuffix($0) }).max(by: { $0.count < $1.count }) {
             // Xcode names the first version after the bundle; prefer it, as the newest cannot be told.
             chosen = named
-            warnings.append(ModelDiagnostic(
-                .warning,
-                "the bundle has \(versions.names.count) versions but no current version; using '\(named)' (choose another with --model-version)",
-                at: SourceLocation(file: versions.currentVersionFile ?? bundle.path, line: 0)))
+            warnings.append(
+                ModelDiagnostic(
+                    .warning,
+                    "the bundle has \(versions.names.count) versions but no current version; using '\(named)' (choose another with --model-version)",
+                    at: SourceLocation(file: versions.currentVersionFile ?? bundle.path, line: 0)))
         } else {
-            throw .invalid([ModelDiagnostic(
-                .error,
-                "the bundle has \(versions.names.count) versions (\(versions.names.map { "'\($0)'" }.joined(separator: ", "))) and no current version; choose one",
-                at: SourceLocation(file: versions.currentVersionFile ?? bundle.path, line: 0))])
+            throw .invalid([
+                ModelDiagnostic(
+                    .error,
+                    "the bundle has \(versions.names.count) versions (\(versions.names.map { "'\($0)'" }.joined(separator: ", "))) and no current version; choose one",
+                    at: SourceLocation(file: versions.currentVersionFile ?? bundle.path, line: 0))
+            ])
         }
         let folder = bundle.appendingPathComponent("\(chosen).\(ModelBundle.versionExtension)")
         return try loadVersionFolder(folder, modelName: modelName, versionName: chosen, warnings: warnings)

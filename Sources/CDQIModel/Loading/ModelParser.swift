@@ -307,9 +307,10 @@ struct ModelParser {
             if let property = nonEmpty(child.attribute("property")) {
                 elements.append(FetchIndex.Element(property: property, kind: kind, isAscending: ascending))
             } else if let expression = nonEmpty(child.attribute("expression")) {
-                elements.append(FetchIndex.Element(
-                    expression: expression, expressionType: child.attribute("expressionType"), kind: kind,
-                    isAscending: ascending))
+                elements.append(
+                    FetchIndex.Element(
+                        expression: expression, expressionType: child.attribute("expressionType"), kind: kind,
+                        isAscending: ascending))
             } else {
                 collector.error("fetch index '\(name)' has an element with neither a property nor an expression", line: child.line)
             }

@@ -38,9 +38,10 @@ public struct ModelDiff: Sendable {
                 continue
             }
             if (claimed[sourceName]?.count ?? 0) > 1 {
-                changes.append(ModelChange(
-                    entity: entity.name, kind: .entityRenamed(from: sourceName),
-                    support: .notInferable("several entities claim \(sourceName)")))
+                changes.append(
+                    ModelChange(
+                        entity: entity.name, kind: .entityRenamed(from: sourceName),
+                        support: .notInferable("several entities claim \(sourceName)")))
                 continue
             }
             if sourceName != entity.name {
@@ -86,9 +87,10 @@ public struct ModelDiff: Sendable {
         guard mappedParent != original.parentEntityName || (entity.parentEntityName == nil) != (original.parentEntityName == nil) else {
             return
         }
-        changes.append(ModelChange(
-            entity: entity.name, kind: .parentChanged(from: original.parentEntityName, to: entity.parentEntityName),
-            support: .notImplemented("moving an entity within or between hierarchies")))
+        changes.append(
+            ModelChange(
+                entity: entity.name, kind: .parentChanged(from: original.parentEntityName, to: entity.parentEntityName),
+                support: .notImplemented("moving an entity within or between hierarchies")))
     }
 
     private enum Property {
@@ -163,9 +165,10 @@ public struct ModelDiff: Sendable {
         case (.relationship(let before), .relationship(let after)):
             compareRelationships(before, after, in: entity)
         default:
-            changes.append(ModelChange(
-                entity: entity, property: new.name, kind: .kindChanged,
-                support: .notInferable("Core Data does not turn attributes into relationships or back")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: new.name, kind: .kindChanged,
+                    support: .notInferable("Core Data does not turn attributes into relationships or back")))
         }
     }
 
@@ -197,14 +200,16 @@ public struct ModelDiff: Sendable {
             changes.append(ModelChange(entity: entity, property: name, kind: .hashModifierChanged))
         }
         if before.isDerived != after.isDerived || (after.isDerived && before.derivationExpression != after.derivationExpression) {
-            changes.append(ModelChange(
-                entity: entity, property: name, kind: .hashModifierChanged,
-                support: .notImplemented("derived attributes are maintained by Core Data's triggers")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: name, kind: .hashModifierChanged,
+                    support: .notImplemented("derived attributes are maintained by Core Data's triggers")))
         }
         if before.allowsExternalBinaryDataStorage != after.allowsExternalBinaryDataStorage {
-            changes.append(ModelChange(
-                entity: entity, property: name, kind: .hashModifierChanged,
-                support: .notImplemented("moving binary data to or from external storage")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: name, kind: .hashModifierChanged,
+                    support: .notImplemented("moving binary data to or from external storage")))
         }
     }
 
@@ -216,10 +221,11 @@ public struct ModelDiff: Sendable {
             changes.append(ModelChange(entity: entity, property: name, kind: .relationshipRenamed(from: before.name)))
         }
         if entityMatches[after.destinationEntityName] != before.destinationEntityName {
-            changes.append(ModelChange(
-                entity: entity, property: name,
-                kind: .destinationChanged(from: before.destinationEntityName, to: after.destinationEntityName),
-                support: .notInferable("the destination is not the old destination or its renamed self")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: name,
+                    kind: .destinationChanged(from: before.destinationEntityName, to: after.destinationEntityName),
+                    support: .notInferable("the destination is not the old destination or its renamed self")))
         }
         let inverseMatch = after.inverseName.flatMap { inverse in
             destination.entity(named: after.destinationEntityName).flatMap { _ in
@@ -229,16 +235,18 @@ public struct ModelDiff: Sendable {
         if (before.inverseName == nil) != (after.inverseName == nil)
             || (after.inverseName != nil && inverseMatch != nil && inverseMatch != before.inverseName)
         {
-            changes.append(ModelChange(
-                entity: entity, property: name, kind: .inverseChanged(from: before.inverseName, to: after.inverseName),
-                support: .notImplemented("pairing a relationship with another inverse")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: name, kind: .inverseChanged(from: before.inverseName, to: after.inverseName),
+                    support: .notImplemented("pairing a relationship with another inverse")))
         }
         if before.isToMany != after.isToMany {
             // Links move between a foreign key and a join table; both ends must know their inverse.
             let paired = before.inverseName != nil && after.inverseName != nil
-            changes.append(ModelChange(
-                entity: entity, property: name, kind: .cardinalityChanged(toMany: after.isToMany),
-                support: paired ? .inferred : .notImplemented("a relationship without an inverse changing cardinality")))
+            changes.append(
+                ModelChange(
+                    entity: entity, property: name, kind: .cardinalityChanged(toMany: after.isToMany),
+                    support: paired ? .inferred : .notImplemented("a relationship without an inverse changing cardinality")))
         }
         if before.isOrdered != after.isOrdered {
             changes.append(ModelChange(entity: entity, property: name, kind: .orderingChanged(ordered: after.isOrdered)))
@@ -264,7 +272,8 @@ public struct ModelDiff: Sendable {
         let after = Self.storedProperties(of: entity, in: destination).first { $0.name == property }
         guard let after else { return nil }
         let before = Self.storedProperties(of: original, in: source)
-        return (before.first { $0.key == after.key } ?? before.first { $0.name == after.key }
+        return
+            (before.first { $0.key == after.key } ?? before.first { $0.name == after.key }
             ?? before.first { $0.name == after.name })?.name
     }
 }

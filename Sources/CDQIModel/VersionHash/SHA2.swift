@@ -11,7 +11,8 @@ enum SHA2 {
         for block in stride(from: 0, to: padded.count, by: 64) {
             for t in 0..<16 {
                 let i = block + t * 4
-                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8
+                w[t] =
+                    UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8
                     | UInt32(padded[i + 3])
             }
             for t in 16..<64 {

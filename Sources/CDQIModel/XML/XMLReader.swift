@@ -24,10 +24,12 @@ enum XMLReader {
             throw .invalid([ModelDiagnostic(.error, "the file is empty", at: SourceLocation(file: path, line: 1))])
         }
         if !allowDoctype, let line = lineOfDoctype(in: bytes) {
-            throw .invalid([ModelDiagnostic(
-                .error,
-                "the file declares a DOCTYPE; model files never have one, and entity declarations are not allowed",
-                at: SourceLocation(file: path, line: line))])
+            throw .invalid([
+                ModelDiagnostic(
+                    .error,
+                    "the file declares a DOCTYPE; model files never have one, and entity declarations are not allowed",
+                    at: SourceLocation(file: path, line: line))
+            ])
         }
         guard let context = xmlNewParserCtxt() else {
             throw .unreadable(path: path, reason: "libxml2 could not allocate a parser")
@@ -55,15 +57,19 @@ enum XMLReader {
         context.pointee._private = nil
         guard let document else {
             if let first = firstError.error {
-                throw .invalid([ModelDiagnostic(
-                    .error, "malformed XML: \(first.message)", at: SourceLocation(file: path, line: max(first.line, 1)))])
+                throw .invalid([
+                    ModelDiagnostic(
+                        .error, "malformed XML: \(first.message)", at: SourceLocation(file: path, line: max(first.line, 1)))
+                ])
             }
             throw .invalid([lastError(context: context, path: path)])
         }
         defer { xmlFreeDoc(document) }
         if !allowDoctype, document.pointee.intSubset != nil || document.pointee.extSubset != nil {
-            throw .invalid([ModelDiagnostic(
-                .error, "the file declares a DOCTYPE; model files never have one", at: SourceLocation(file: path, line: 1))])
+            throw .invalid([
+                ModelDiagnostic(
+                    .error, "the file declares a DOCTYPE; model files never have one", at: SourceLocation(file: path, line: 1))
+            ])
         }
         guard let root = xmlDocGetRootElement(document) else {
             throw .invalid([ModelDiagnostic(.error, "the document has no root element", at: SourceLocation(file: path, line: 1))])
@@ -136,8 +142,10 @@ enum XMLReader {
     private static func convert(_ node: xmlNodePtr, path: String, depth: Int) throws(ModelError) -> XMLElementNode {
         let line = line(of: node)
         guard depth < maximumDepth else {
-            throw .invalid([ModelDiagnostic(
-                .error, "elements nest deeper than \(maximumDepth) levels", at: SourceLocation(file: path, line: line))])
+            throw .invalid([
+                ModelDiagnostic(
+                    .error, "elements nest deeper than \(maximumDepth) levels", at: SourceLocation(file: path, line: line))
+            ])
         }
         var element = XMLElementNode(
             name: node.pointee.name.map { String(cString: $0) } ?? "", attributes: [], children: [], text: "",

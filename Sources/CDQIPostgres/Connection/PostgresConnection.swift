@@ -181,7 +181,7 @@ public final class PostgresConnection {
         while true {
             do {
                 return try transaction(isolation: isolation, body)
-            } catch where Self.isRetryable(error) && attempt < attempts && transactionDepth == 0 {
+            } catch  where Self.isRetryable(error) && attempt < attempts && transactionDepth == 0 {
                 attempt += 1
             }
         }

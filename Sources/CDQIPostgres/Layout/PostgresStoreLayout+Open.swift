@@ -46,7 +46,8 @@ extension PostgresStoreLayout {
 
     private func create(_ connection: PostgresConnection) throws -> StoreMetadata {
         for statement in try createStatements() { try connection.queryUncached(statement) }
-        let insertEntity = "INSERT INTO \(qualified("Z_PRIMARYKEY")) (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") "
+        let insertEntity =
+            "INSERT INTO \(qualified("Z_PRIMARYKEY")) (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") "
             + "VALUES ($1, $2, $3, 0)"
         for entity in storeSchema.entities {
             try connection.query(
@@ -116,7 +117,8 @@ extension PostgresStoreLayout {
         let declared = Dictionary(
             table.columns.map { ($0.name, Self.columnType(forSQLiteType: $0.type)) }, uniquingKeysWith: { first, _ in first })
         var details: [String] = []
-        let properties = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+        let properties =
+            model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
             + model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
         for property in properties.sorted() {
             guard let column = mapping.columns[property]?.value else { continue }
@@ -133,8 +135,9 @@ extension PostgresStoreLayout {
             details.append("the store has column \(column), which no property of the model has")
         }
         if details.isEmpty {
-            details.append("its properties have the same columns; an option changed (optionality, a default, a "
-                + "version hash modifier, a uniqueness constraint, …)")
+            details.append(
+                "its properties have the same columns; an option changed (optionality, a default, a "
+                    + "version hash modifier, a uniqueness constraint, …)")
         }
         return details
     }

@@ -54,8 +54,11 @@ enum PostgresValueDecoding {
         case PostgresType.uuid:
             guard bytes.count == 16 else { throw wrongLength() }
             let b = Array(bytes)
-            return .uuid(UUID(uuid: (
-                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                    )))
         case PostgresType.timestamp, PostgresType.timestamptz:
             guard bytes.count == 8 else { throw wrongLength() }
             let microseconds = Int64(bigEndian: bytes.loadUnaligned(as: Int64.self))

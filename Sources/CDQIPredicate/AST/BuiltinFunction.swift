@@ -27,7 +27,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .now, .random: return 0
         case .add, .subtract, .multiply, .divide, .modulus, .raise, .bitwiseAnd, .bitwiseOr, .bitwiseXor,
-             .leftShift, .rightShift, .castObject, .distanceToLocation:
+            .leftShift, .rightShift, .castObject, .distanceToLocation:
             return 2
         default: return 1
         }

@@ -98,12 +98,13 @@ public struct ExpressionNode: Sendable, Hashable {
         if !dotted.utf8.contains(UInt8(ascii: ".")) && dotted.utf8.first != UInt8(ascii: "@") {
             return ExpressionNode(kind: .keyPath(base: nil, components: [.key(dotted)]))
         }
-        return keyPath(dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
-            if part.first == "@", let op = CollectionOperator(rawValue: String(part.dropFirst())) {
-                return .collectionOperator(op)
-            }
-            return .key(String(part))
-        })
+        return keyPath(
+            dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
+                if part.first == "@", let op = CollectionOperator(rawValue: String(part.dropFirst())) {
+                    return .collectionOperator(op)
+                }
+                return .key(String(part))
+            })
     }
 
     /// A literal aggregate.
@@ -114,7 +115,8 @@ public struct ExpressionNode: Sendable, Hashable {
     /// A function. Unary minus of a numeric constant (booleans included) folds into the constant.
     public static func function(_ function: BuiltinFunction, _ arguments: [ExpressionNode]) -> ExpressionNode {
         if function == .negate, arguments.count == 1, case .constant(let value) = arguments[0].kind,
-           let folded = negatedConstant(value) {
+            let folded = negatedConstant(value)
+        {
             return .constant(folded)
         }
         return ExpressionNode(kind: .function(function, arguments))

@@ -31,8 +31,10 @@ public struct PredicateNode: Sendable, Hashable {
         public var rhs: ExpressionNode
 
         /// Creates a comparison.
-        public init(_ modifier: ComparisonModifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
-                    options: ComparisonOptions = [], _ rhs: ExpressionNode) {
+        public init(
+            _ modifier: ComparisonModifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
+            options: ComparisonOptions = [], _ rhs: ExpressionNode
+        ) {
             self.modifier = modifier
             self.lhs = lhs
             self.op = op
@@ -53,9 +55,11 @@ public struct PredicateNode: Sendable, Hashable {
     public static let falsePredicate = PredicateNode(kind: .constant(false))
 
     /// A comparison predicate.
-    public static func comparison(_ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
-                                  modifier: ComparisonModifier = .direct,
-                                  options: ComparisonOptions = []) -> PredicateNode {
+    public static func comparison(
+        _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
+        modifier: ComparisonModifier = .direct,
+        options: ComparisonOptions = []
+    ) -> PredicateNode {
         PredicateNode(kind: .comparison(Comparison(modifier, lhs, op, options: options, rhs)))
     }
 

@@ -54,7 +54,10 @@ enum Aggregates {
     static func extreme(_ values: [StoredValue], wantMax: Bool) throws(Failure) -> StoredValue {
         var best: StoredValue?
         for value in values where !value.isNull {
-            guard let current = best else { best = value; continue }
+            guard let current = best else {
+                best = value
+                continue
+            }
             guard let c = ValueComparison.order(.scalar(value), .scalar(current), options: []) else {
                 throw Failure(reason: .unordered)
             }

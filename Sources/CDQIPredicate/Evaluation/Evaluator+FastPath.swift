@@ -36,7 +36,8 @@ extension Evaluator {
                 let any = c.modifier == .any
                 for object in objects {
                     guard let x = try scalar(object, components, from: index, expression: c.lhs),
-                          let result = Self.holds(c, x, constant, constants) else { return nil }
+                        let result = Self.holds(c, x, constant, constants)
+                    else { return nil }
                     if result == any { return any }
                 }
                 return !any

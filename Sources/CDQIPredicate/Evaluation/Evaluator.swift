@@ -8,14 +8,18 @@ extension PredicateNode {
     ///   - object: the evaluated object (`SELF`).
     ///   - variables: values for `$variables`.
     /// - Throws: ``PredicateEvaluationError`` naming the key path or expression that cannot be evaluated.
-    public func evaluate(with object: any KeyValueAccessible,
-                         variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> Bool {
+    public func evaluate(
+        with object: any KeyValueAccessible,
+        variables: [String: PredicateValue] = [:]
+    ) throws(PredicateEvaluationError) -> Bool {
         try evaluate(withValue: .object(object), variables: variables)
     }
 
     /// Evaluates the predicate with any value as `SELF` (a number, a string, an array, …).
-    public func evaluate(withValue value: PredicateValue,
-                         variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> Bool {
+    public func evaluate(
+        withValue value: PredicateValue,
+        variables: [String: PredicateValue] = [:]
+    ) throws(PredicateEvaluationError) -> Bool {
         try StaticCheck(bound: Set(variables.keys)).check(self)
         var evaluator = Evaluator(root: value, variables: variables)
         return try evaluator.evaluate(self)
@@ -24,8 +28,10 @@ extension PredicateNode {
 
 extension ExpressionNode {
     /// Evaluates the expression with `value` as `SELF`.
-    public func evaluate(withValue value: PredicateValue = .null,
-                         variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> PredicateValue {
+    public func evaluate(
+        withValue value: PredicateValue = .null,
+        variables: [String: PredicateValue] = [:]
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         try StaticCheck(bound: Set(variables.keys)).check(self)
         var evaluator = Evaluator(root: value, variables: variables)
         return try evaluator.value(self).value
@@ -166,7 +172,8 @@ struct Evaluator {
             }
             if l.isNull || bounds[0].isNull || bounds[1].isNull { return false }
             guard let low = ValueComparison.order(l, bounds[0], options: options),
-                  let high = ValueComparison.order(l, bounds[1], options: options) else { return false }
+                let high = ValueComparison.order(l, bounds[1], options: options)
+            else { return false }
             return low >= 0 && high <= 0
         case .in: return ValueComparison.isMember(l, of: r, options: options)
         case .contains: return ValueComparison.isMember(r, of: l, options: options)
@@ -262,8 +269,10 @@ struct Evaluator {
 
     // MARK: Key paths
 
-    func keyPath(_ start: Evaluated, _ components: ArraySlice<KeyPathComponent>,
-                 expression: ExpressionNode) throws(PredicateEvaluationError) -> Evaluated {
+    func keyPath(
+        _ start: Evaluated, _ components: ArraySlice<KeyPathComponent>,
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> Evaluated {
         var current = start.value
         var toMany = start.toMany
         var rest = components
@@ -287,8 +296,10 @@ struct Evaluator {
 
     /// One key step. Through a to-many relationship it maps over the related objects, keeping one
     /// element per object (nil included, §3.1).
-    func step(_ value: PredicateValue, _ key: String, toMany: inout Bool,
-              expression: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
+    func step(
+        _ value: PredicateValue, _ key: String, toMany: inout Bool,
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         switch value {
         case .scalar(.null):
             return .null
@@ -327,8 +338,10 @@ struct Evaluator {
         }
     }
 
-    func lookup(_ object: any KeyValueAccessible, _ key: String,
-                expression: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
+    func lookup(
+        _ object: any KeyValueAccessible, _ key: String,
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         do {
             return try object.predicateValue(forKey: key)
         } catch {
@@ -337,22 +350,27 @@ struct Evaluator {
         }
     }
 
-    func collectionOperator(_ op: CollectionOperator, on value: PredicateValue, path: ArraySlice<KeyPathComponent>,
-                            expression: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
+    func collectionOperator(
+        _ op: CollectionOperator, on value: PredicateValue, path: ArraySlice<KeyPathComponent>,
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         let elements: [PredicateValue]
         if value.isNull {
             elements = []
         } else if let e = value.elements {
             elements = e
         } else {
-            throw .typeMismatch(expression: expression.expressionFormat,
-                                reason: "@\(op.rawValue) needs a collection, the key path gives a single value")
+            throw .typeMismatch(
+                expression: expression.expressionFormat,
+                reason: "@\(op.rawValue) needs a collection, the key path gives a single value")
         }
         var mapped: [PredicateValue] = []
         mapped.reserveCapacity(elements.count)
         for element in elements {
-            mapped.append(path.isEmpty ? element
-                : try keyPath(Evaluated(value: element), path, expression: expression).value)
+            mapped.append(
+                path.isEmpty
+                    ? element
+                    : try keyPath(Evaluated(value: element), path, expression: expression).value)
         }
         switch op {
         case .distinctUnionOfObjects, .unionOfObjects:
@@ -413,8 +431,10 @@ struct Evaluator {
 
     // MARK: Index
 
-    mutating func index(_ base: PredicateValue, _ selector: ExpressionNode.IndexSelector,
-                        expression: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
+    mutating func index(
+        _ base: PredicateValue, _ selector: ExpressionNode.IndexSelector,
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         if base.isNull { return .null }
         let ordered: [PredicateValue]?
         switch base {
@@ -454,8 +474,10 @@ struct Evaluator {
 
     // MARK: Functions
 
-    mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode],
-                           expression: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
+    mutating func function(
+        _ f: BuiltinFunction, _ args: [ExpressionNode],
+        expression: ExpressionNode
+    ) throws(PredicateEvaluationError) -> PredicateValue {
         func mismatch(_ reason: String) -> PredicateEvaluationError {
             .typeMismatch(expression: expression.expressionFormat, reason: reason)
         }
@@ -493,7 +515,8 @@ struct Evaluator {
         case .castObject:
             let v = try scalar(args[0], expression: expression)
             guard case .string(let type) = try scalar(args[1], expression: expression),
-                  let converted = ValueCasting.cast(v, to: type) else {
+                let converted = ValueCasting.cast(v, to: type)
+            else {
                 throw mismatch("the value cannot be converted")
             }
             return .scalar(converted)
@@ -512,7 +535,9 @@ struct Evaluator {
             guard let n = Number(v) else { throw mismatch("\(describe(f)) needs numbers") }
             numbers.append(n)
         }
-        let result = numbers.count == 2 ? Arithmetic.binary(f, numbers[0], numbers[1])
+        let result =
+            numbers.count == 2
+            ? Arithmetic.binary(f, numbers[0], numbers[1])
             : (numbers.count == 1 ? Arithmetic.unary(f, numbers[0]) : nil)
         guard let result else { throw mismatch("\(describe(f)) needs integers") }
         return .scalar(result)

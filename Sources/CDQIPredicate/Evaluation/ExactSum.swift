@@ -9,7 +9,10 @@ public enum ExactSum {
         var partials: [Double] = []
         var special = 0.0
         for value in values {
-            if !value.isFinite { special += value; continue }
+            if !value.isFinite {
+                special += value
+                continue
+            }
             var x = value
             var kept = 0
             for var y in partials {

@@ -83,7 +83,10 @@ enum ValueCasting {
         let unix = Int64((seconds + 978_307_200).rounded(.down))
         var days = unix / 86_400
         var rest = unix % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         // Howard Hinnant's civil_from_days.
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

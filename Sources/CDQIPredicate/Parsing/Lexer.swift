@@ -59,7 +59,7 @@ struct Lexer {
         case UInt8(ascii: "{"): return punct(.openBrace, 1)
         case UInt8(ascii: "}"): return punct(.closeBrace, 1)
         case UInt8(ascii: ","): return punct(.comma, 1)
-        case UInt8(ascii: "."): 
+        case UInt8(ascii: "."):
             if let n, Lexer.isDigit(n) {
                 throw LexError(message: "a number must start with a digit (write 0.5, not .5)", offset: start)
             }
@@ -149,12 +149,14 @@ struct Lexer {
         let keyword = Keyword.lookup(bytes[start..<position])
         // UTI-CONFORMS-TO / UTI-EQUALS are single tokens with hyphens.
         if position - start == 3, peek() == UInt8(ascii: "-"),
-           bytes[start..<position].map({ $0 & 0xDF }) == Array("UTI".utf8) {
+            bytes[start..<position].map({ $0 & 0xDF }) == Array("UTI".utf8)
+        {
             for keyword in [Keyword.utiConformsTo, .utiEquals] {
                 let tail = Array(keyword.rawValue.utf8.dropFirst(3))
                 if position + tail.count <= bytes.count,
-                   bytes[position..<(position + tail.count)].map({ $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }) == tail,
-                   !(position + tail.count < bytes.count && Lexer.isIdentifierPart(bytes[position + tail.count])) {
+                    bytes[position..<(position + tail.count)].map({ $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }) == tail,
+                    !(position + tail.count < bytes.count && Lexer.isIdentifierPart(bytes[position + tail.count]))
+                {
                     position += tail.count
                     return Token(kind: .keyword(keyword), start: start, end: position)
                 }
@@ -285,7 +287,10 @@ struct Lexer {
                     out.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 }
             }
-            if v >= 0xD800 && v <= 0xDBFF { pendingHighSurrogate = v; return }
+            if v >= 0xD800 && v <= 0xDBFF {
+                pendingHighSurrogate = v
+                return
+            }
             let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
             out.append(contentsOf: Array(String(Character(scalar)).utf8))
         }
@@ -314,13 +319,27 @@ struct Lexer {
             guard let e = peek() else { throw LexError(message: "unterminated string literal", offset: start) }
             position += 1
             switch e {
-            case UInt8(ascii: "a"): flushSurrogate(); out.append(0x07)
-            case UInt8(ascii: "b"): flushSurrogate(); out.append(0x08)
-            case UInt8(ascii: "f"): flushSurrogate(); out.append(0x0C)
-            case UInt8(ascii: "n"): flushSurrogate(); out.append(0x0A)
-            case UInt8(ascii: "r"): flushSurrogate(); out.append(0x0D)
-            case UInt8(ascii: "t"): flushSurrogate(); out.append(0x09)
-            case UInt8(ascii: "v"): flushSurrogate(); out.append(0x0B)
+            case UInt8(ascii: "a"):
+                flushSurrogate()
+                out.append(0x07)
+            case UInt8(ascii: "b"):
+                flushSurrogate()
+                out.append(0x08)
+            case UInt8(ascii: "f"):
+                flushSurrogate()
+                out.append(0x0C)
+            case UInt8(ascii: "n"):
+                flushSurrogate()
+                out.append(0x0A)
+            case UInt8(ascii: "r"):
+                flushSurrogate()
+                out.append(0x0D)
+            case UInt8(ascii: "t"):
+                flushSurrogate()
+                out.append(0x09)
+            case UInt8(ascii: "v"):
+                flushSurrogate()
+                out.append(0x0B)
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
                 var value = UInt32(e - 0x30)
                 var count = 1

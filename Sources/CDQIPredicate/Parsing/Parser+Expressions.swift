@@ -118,7 +118,8 @@ extension Parser {
                 _ = advance()
                 let selector: ExpressionNode.IndexSelector
                 if case .punctuation(.closeBracket) = peekKind(1), case .keyword(let k) = current.kind,
-                   k == .first || k == .last || k == .size {
+                    k == .first || k == .last || k == .size
+                {
                     _ = advance()
                     selector = k == .first ? .first : (k == .last ? .last : .size)
                 } else {
@@ -148,8 +149,9 @@ extension Parser {
             }
             return .collectionOperator(op)
         case .keyword:
-            throw Failure(message: "'\(text(of: token))' is a reserved word; write '#\(text(of: token))' to use it as a key",
-                          offset: token.start)
+            throw Failure(
+                message: "'\(text(of: token))' is a reserved word; write '#\(text(of: token))' to use it as a key",
+                offset: token.start)
         default:
             throw Failure(message: "expected a key after '.', found \(describe(token))", offset: token.start)
         }
@@ -301,8 +303,9 @@ extension Parser {
             if token.start == 0 || index == 0 {
                 throw Failure(message: "expected an expression, found \(describe(token))", offset: token.start)
             }
-            throw Failure(message: "expected an expression after '\(previousText)', found \(describe(token))",
-                          offset: token.start)
+            throw Failure(
+                message: "expected an expression after '\(previousText)', found \(describe(token))",
+                offset: token.start)
         }
     }
 
@@ -321,8 +324,9 @@ extension Parser {
             throw Failure(message: "unknown function '\(name)' with \(arguments.count) argument(s)", offset: nameToken.start)
         }
         guard function.arity == arguments.count else {
-            throw Failure(message: "function '\(function.selector)' takes \(function.arity) argument(s), not \(arguments.count)",
-                          offset: nameToken.start)
+            throw Failure(
+                message: "function '\(function.selector)' takes \(function.arity) argument(s), not \(arguments.count)",
+                offset: nameToken.start)
         }
         return .function(function, arguments)
     }
@@ -331,15 +335,17 @@ extension Parser {
 
     mutating func substitute(_ spec: FormatSpecifier, token: Token) throws(Failure) -> ExpressionNode {
         guard argumentIndex < arguments.count else {
-            throw Failure(message: "not enough arguments: '\(spec.text)' needs argument \(argumentIndex + 1), but \(arguments.count) were given",
-                          offset: token.start)
+            throw Failure(
+                message: "not enough arguments: '\(spec.text)' needs argument \(argumentIndex + 1), but \(arguments.count) were given",
+                offset: token.start)
         }
         let argument = arguments[argumentIndex]
         argumentIndex += 1
         let position = argumentIndex
         func wrongType(_ expected: String) -> Failure {
-            Failure(message: "argument \(position) for '\(text(of: token))' must be \(expected), not \(FormatArgument.typeName(argument))",
-                    offset: token.start)
+            Failure(
+                message: "argument \(position) for '\(text(of: token))' must be \(expected), not \(FormatArgument.typeName(argument))",
+                offset: token.start)
         }
         switch spec {
         case .object:

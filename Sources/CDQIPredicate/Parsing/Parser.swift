@@ -52,7 +52,10 @@ struct Parser {
     }
 
     mutating func accept(_ p: Punctuation) -> Bool {
-        if isPunctuation(p) { _ = advance(); return true }
+        if isPunctuation(p) {
+            _ = advance()
+            return true
+        }
         return false
     }
 
@@ -80,8 +83,9 @@ struct Parser {
     mutating func enter() throws(Failure) {
         depth += 1
         if depth > Parser.maximumDepth {
-            throw Failure(message: "the format string is nested too deeply (more than \(Parser.maximumDepth) levels)",
-                          offset: current.start)
+            throw Failure(
+                message: "the format string is nested too deeply (more than \(Parser.maximumDepth) levels)",
+                offset: current.start)
         }
     }
 
@@ -271,11 +275,15 @@ struct Parser {
         let rhsStart = current.start
         let rhs = try parseExpression()
         if op == .matches,
-           case .constant(.string(let pattern)) = rhs.kind, !pattern.isEmpty {
-            let folded = options.effectiveFolding.contains(.diacriticInsensitive)
+            case .constant(.string(let pattern)) = rhs.kind, !pattern.isEmpty
+        {
+            let folded =
+                options.effectiveFolding.contains(.diacriticInsensitive)
                 ? StringFolding.fold(pattern, options: .diacriticInsensitive) : pattern
-            if let problem = RegexMatcher.validate(pattern: folded,
-                                                   caseInsensitive: options.effectiveFolding.contains(.caseInsensitive)) {
+            if let problem = RegexMatcher.validate(
+                pattern: folded,
+                caseInsensitive: options.effectiveFolding.contains(.caseInsensitive))
+            {
                 throw Failure(message: "invalid regular expression for MATCHES: \(problem)", offset: rhsStart)
             }
         }
@@ -297,8 +305,9 @@ struct Parser {
             case "n": option = .normalized
             case "l": option = .localeSensitive
             default:
-                throw Failure(message: "unknown comparison option '\(letter)' (expected c, d, n or l)",
-                              offset: lettersToken.start + i)
+                throw Failure(
+                    message: "unknown comparison option '\(letter)' (expected c, d, n or l)",
+                    offset: lettersToken.start + i)
             }
             if options.contains(option) {
                 throw Failure(message: "comparison option '\(letter)' is repeated", offset: lettersToken.start + i)

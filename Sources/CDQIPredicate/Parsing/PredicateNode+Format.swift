@@ -113,8 +113,10 @@ struct VariableSubstitution {
         case .subquery(let collection, let variable, let predicate):
             var inner = self
             inner.bindings[variable] = nil
-            return ExpressionNode(kind: .subquery(collection: apply(collection), variable: variable,
-                                                  predicate: inner.apply(predicate)))
+            return ExpressionNode(
+                kind: .subquery(
+                    collection: apply(collection), variable: variable,
+                    predicate: inner.apply(predicate)))
         case .ternary(let p, let a, let b):
             return ExpressionNode(kind: .ternary(apply(p), apply(a), apply(b)))
         case .cast(let value, let type):

@@ -1,11 +1,11 @@
 /// A lexical token of the format language, with its UTF-8 byte range in the source.
 struct Token {
     enum Kind: Equatable {
-        case identifier(String)          // plain or `#`-escaped identifier
+        case identifier(String)  // plain or `#`-escaped identifier
         case keyword(Keyword)
         case collectionOperator(String)  // `@count` → "count"
-        case variable(String)            // `$name` → "name"
-        case selector(String)            // `modulus:by:`
+        case variable(String)  // `$name` → "name"
+        case selector(String)  // `modulus:by:`
         case string(String)
         case integer(Int64)
         case double(Double)
@@ -81,13 +81,13 @@ enum Punctuation: String {
 
 /// A format specifier outside quotes (§1.7).
 enum FormatSpecifier: Equatable {
-    case object        // %@
-    case keyPath       // %K
-    case signed        // %d %i %ld …
-    case unsigned      // %u %x %o …
-    case floating      // %f %e %g …
-    case cString       // %s %S
-    case character     // %c %C
+    case object  // %@
+    case keyPath  // %K
+    case signed  // %d %i %ld …
+    case unsigned  // %u %x %o …
+    case floating  // %f %e %g …
+    case cString  // %s %S
+    case character  // %c %C
 
     var text: String {
         switch self {

@@ -53,8 +53,14 @@ enum PredicatePrinter {
     }
 
     static func writeCompound(_ items: [PredicateNode], joiner: String, empty: String, to out: inout String) {
-        if items.isEmpty { out += empty; return }
-        if items.count == 1 { write(items[0], to: &out); return }
+        if items.isEmpty {
+            out += empty
+            return
+        }
+        if items.count == 1 {
+            write(items[0], to: &out)
+            return
+        }
         for (i, item) in items.enumerated() {
             if i > 0 { out += joiner }
             writeChild(item, to: &out)

@@ -19,7 +19,10 @@ public enum LikeMatcher {
 
     private static func scalars(_ string: String) -> [UInt32] {
         var isASCII = true
-        for b in string.utf8 where b >= 0x80 { isASCII = false; break }
+        for b in string.utf8 where b >= 0x80 {
+            isASCII = false
+            break
+        }
         if isASCII { return string.utf8.map { UInt32($0) } }
         return string.precomposedStringWithCanonicalMapping.unicodeScalars.map { $0.value }
     }
@@ -31,11 +34,11 @@ public enum LikeMatcher {
         while i < pattern.count {
             let c = pattern[i]
             switch c {
-            case 0x2A: // *
+            case 0x2A:  // *
                 if elements.last != .many { elements.append(.many) }
-            case 0x3F: // ?
+            case 0x3F:  // ?
                 elements.append(.one)
-            case 0x5C: // backslash
+            case 0x5C:  // backslash
                 if i + 1 < pattern.count, [0x2A, 0x3F, 0x5C].contains(pattern[i + 1]) {
                     elements.append(.literal(pattern[i + 1]))
                     i += 1

@@ -49,8 +49,10 @@ public enum RegexMatcher {
     private static func compiled(_ pattern: String, caseInsensitive: Bool) -> Box? {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
         if let hit = cache.withLock({ $0[key] }) { return hit }
-        let box = (try? NSRegularExpression(pattern: wrap(pattern),
-                                            options: caseInsensitive ? [.caseInsensitive] : [])).map(Box.init)
+        let box =
+            (try? NSRegularExpression(
+                pattern: wrap(pattern),
+                options: caseInsensitive ? [.caseInsensitive] : [])).map(Box.init)
         cache.withLock { table in
             if table.count >= cacheLimit { table.removeAll(keepingCapacity: true) }
             table[key] = .some(box)

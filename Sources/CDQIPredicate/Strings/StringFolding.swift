@@ -12,7 +12,10 @@ public enum StringFolding {
         var isASCII = true
         var hasUpper = false
         for b in string.utf8 {
-            if b >= 0x80 { isASCII = false; break }
+            if b >= 0x80 {
+                isASCII = false
+                break
+            }
             if b >= 0x41 && b <= 0x5A { hasUpper = true }
         }
         if isASCII {

@@ -23,14 +23,35 @@ public enum PredicateValue {
     /// `Bool`, `Date`, `Data`, `UUID`, `URL`, ``StoredValue``, ``ObjectReference``, arrays, sets and
     /// `[String: Any]` dictionaries of those, and ``KeyValueAccessible`` objects. `nil` for other types.
     public init?(converting value: Any?) {
-        guard let value = FormatArgument.unwrap(value) else { self = .null; return }
+        guard let value = FormatArgument.unwrap(value) else {
+            self = .null
+            return
+        }
         // Exact concrete types first; collection casts that must inspect every element come last.
-        if let v = value as? String { self = .scalar(.string(v)); return }
-        if let v = value as? Int { self = .scalar(.integer(Int64(v))); return }
-        if let v = value as? Double { self = .scalar(v.isNaN ? .null : .double(v)); return }
-        if let v = value as? Bool { self = .scalar(.bool(v)); return }
-        if let v = value as? PredicateValue { self = v; return }
-        if let v = value as? StoredValue { self = .scalar(v); return }
+        if let v = value as? String {
+            self = .scalar(.string(v))
+            return
+        }
+        if let v = value as? Int {
+            self = .scalar(.integer(Int64(v)))
+            return
+        }
+        if let v = value as? Double {
+            self = .scalar(v.isNaN ? .null : .double(v))
+            return
+        }
+        if let v = value as? Bool {
+            self = .scalar(.bool(v))
+            return
+        }
+        if let v = value as? PredicateValue {
+            self = v
+            return
+        }
+        if let v = value as? StoredValue {
+            self = .scalar(v)
+            return
+        }
         if type(of: value) == [String: PredicateValue].self, let v = value as? [String: PredicateValue] {
             self = .dictionary(v)
             return
@@ -44,8 +65,14 @@ public enum PredicateValue {
             self = .dictionary(converted)
             return
         }
-        if let v = value as? KeyValueAccessible { self = .object(v); return }
-        if type(of: value) == [PredicateValue].self, let v = value as? [PredicateValue] { self = .array(v); return }
+        if let v = value as? KeyValueAccessible {
+            self = .object(v)
+            return
+        }
+        if type(of: value) == [PredicateValue].self, let v = value as? [PredicateValue] {
+            self = .array(v)
+            return
+        }
         if let v = value as? [Any] {
             var converted: [PredicateValue] = []
             converted.reserveCapacity(v.count)
@@ -65,16 +92,43 @@ public enum PredicateValue {
             self = .set(converted)
             return
         }
-        if let v = value as? ObjectReference { self = .scalar(.objectID(v)); return }
-        if let v = value as? Date { self = .scalar(.date(v)); return }
-        if let v = FormatArgument.integer(value) { self = .scalar(.integer(v)); return }
+        if let v = value as? ObjectReference {
+            self = .scalar(.objectID(v))
+            return
+        }
+        if let v = value as? Date {
+            self = .scalar(.date(v))
+            return
+        }
+        if let v = FormatArgument.integer(value) {
+            self = .scalar(.integer(v))
+            return
+        }
         if value is any BinaryInteger { return nil }
-        if let v = value as? Float { self = .scalar(v.isNaN ? .null : .double(Double(v))); return }
-        if let v = value as? Decimal { self = .scalar(.decimal(v)); return }
-        if let v = value as? Data { self = .scalar(.data(v)); return }
-        if let v = value as? UUID { self = .scalar(.uuid(v)); return }
-        if let v = value as? URL { self = .scalar(.uri(v)); return }
-        if value is NSNull { self = .null; return }
+        if let v = value as? Float {
+            self = .scalar(v.isNaN ? .null : .double(Double(v)))
+            return
+        }
+        if let v = value as? Decimal {
+            self = .scalar(.decimal(v))
+            return
+        }
+        if let v = value as? Data {
+            self = .scalar(.data(v))
+            return
+        }
+        if let v = value as? UUID {
+            self = .scalar(.uuid(v))
+            return
+        }
+        if let v = value as? URL {
+            self = .scalar(.uri(v))
+            return
+        }
+        if value is NSNull {
+            self = .null
+            return
+        }
         return nil
     }
 

@@ -28,7 +28,8 @@ struct BatchStatementBuilder {
         }
         var conditions: [SQLFragment] = []
         if let filter = FetchSQLBuilder.entityFilter(
-            root, includesSubentities: request.includesSubentities, schema: schema, dialect: dialect) {
+            root, includesSubentities: request.includesSubentities, schema: schema, dialect: dialect)
+        {
             conditions.append(filter)
         }
         if let predicate = request.predicate { conditions.append(try compiler.compile(predicate, in: root)) }

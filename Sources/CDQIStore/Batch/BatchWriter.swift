@@ -26,8 +26,10 @@ struct BatchWriter {
     /// Runs a batch delete with its delete-rule triggers.
     func delete(_ statement: SQLFragment, request: FetchRequest, triggers: DeleteRuleTriggers) throws -> Written {
         guard !triggers.triggers.isEmpty else { return try written(by: statement, request: request) }
-        try connection.execute("CREATE TEMP TABLE \(DeleteRuleTriggers.deletedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
-        try connection.execute("CREATE TEMP TABLE \(DeleteRuleTriggers.updatedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
+        try connection.execute(
+            "CREATE TEMP TABLE \(DeleteRuleTriggers.deletedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
+        try connection.execute(
+            "CREATE TEMP TABLE \(DeleteRuleTriggers.updatedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
         // A cascade within one table (a tree) fires the table's trigger from inside itself.
         try connection.execute("PRAGMA recursive_triggers = ON")
         defer { try? connection.execute("PRAGMA recursive_triggers = OFF") }

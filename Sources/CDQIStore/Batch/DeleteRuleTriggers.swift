@@ -25,7 +25,8 @@ struct DeleteRuleTriggers {
         var relationship: String
 
         var error: BatchError {
-            isDeny ? .deleteDenied(entity: entity, relationship: relationship)
+            isDeny
+                ? .deleteDenied(entity: entity, relationship: relationship)
                 : .mandatoryInverse(entity: entity, relationship: relationship)
         }
     }
@@ -70,8 +71,12 @@ struct DeleteRuleTriggers {
             guard notes || !fragments.isEmpty else { continue }
             let name = "cdqi_batch_\(table)"
             let body = (notes ? ["INSERT OR IGNORE INTO \(Self.deletedTable.dropFirst(5)) VALUES (OLD.Z_ENT, OLD.Z_PK)"] : []) + fragments
-            triggers.append((name, "CREATE TEMP TRIGGER \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
-                + body.map { $0 + "; " }.joined() + "END"))
+            triggers.append(
+                (
+                    name,
+                    "CREATE TEMP TRIGGER \(name) AFTER DELETE ON \(table) FOR EACH ROW BEGIN "
+                        + body.map { $0 + "; " }.joined() + "END"
+                ))
         }
     }
 
@@ -178,7 +183,8 @@ struct DeleteRuleTriggers {
             case .nullify:
                 guard let inverse, !inverse.isOptional else { return [removeRows] }
                 // A destination left with no other link would break its mandatory inverse.
-                let orphan = "EXISTS (SELECT 1 FROM \(join.name) j1 WHERE j1.\(mine) = OLD.Z_PK AND NOT EXISTS "
+                let orphan =
+                    "EXISTS (SELECT 1 FROM \(join.name) j1 WHERE j1.\(mine) = OLD.Z_PK AND NOT EXISTS "
                     + "(SELECT 1 FROM \(join.name) j2 WHERE j2.\(other) = j1.\(other) AND j2.\(mine) <> OLD.Z_PK))"
                 return [refuse(false, entity, relationship, when: "\(orphan)\(guardSQL)"), removeRows]
             }

@@ -29,7 +29,8 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchDeleteRequest) throws(BatchError) -> BatchResult {
         let fetch = request.fetchRequest
         guard coordinator.layout.entity(named: fetch.entityName) != nil else { throw .unknownEntity(fetch.entityName) }
-        let builder = BatchStatementBuilder(model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
+        let builder = BatchStatementBuilder(
+            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
         let table: String, statement: SQLFragment
         let needsRows = needsRows(request.resultType)
         do {
@@ -57,7 +58,8 @@ extension ManagedObjectContext {
     /// - Returns: per ``BatchUpdateRequest/resultType``: `.status(true)`, the number of rows changed, or
     ///   their IDs.
     public func execute(_ request: BatchUpdateRequest) throws(BatchError) -> BatchResult {
-        let builder = BatchStatementBuilder(model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
+        let builder = BatchStatementBuilder(
+            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
         let statement = try builder.update(request, returning: needsRows(request.resultType))
         let written = try runBatch { connection throws in
             try BatchWriter(connection: connection).update(statement)

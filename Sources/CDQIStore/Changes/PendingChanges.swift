@@ -96,7 +96,8 @@ extension ManagedObjectContext {
                 continue
             }
             if !recording, !processed, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
-               object.managedObjectContext === self {
+                object.managedObjectContext === self
+            {
                 // A save compares a fetched object with its snapshot: read the changes off the kept
                 // originals, without building both states (the same answer, at a fraction of the cost).
                 if namesKeys, let keys = object.changedKeysSinceSnapshot() {
@@ -193,10 +194,12 @@ extension ManagedObject {
     /// its committed state gives the same names); `nil` without a snapshot.
     func changedKeysSinceSnapshot() -> Set<String>? {
         var keys: Set<String> = []
-        guard walkChangesSinceSnapshot({ name in
-            keys.insert(name)
-            return true
-        }) else { return nil }
+        guard
+            walkChangesSinceSnapshot({ name in
+                keys.insert(name)
+                return true
+            })
+        else { return nil }
         return keys
     }
 
@@ -204,10 +207,12 @@ extension ManagedObject {
     /// without building the names: it stops at the first change.
     func changedSinceSnapshot() -> Bool? {
         var changed = false
-        guard walkChangesSinceSnapshot({ _ in
-            changed = true
-            return false
-        }) else { return nil }
+        guard
+            walkChangesSinceSnapshot({ _ in
+                changed = true
+                return false
+            })
+        else { return nil }
         return changed
     }
 
@@ -231,7 +236,8 @@ extension ManagedObject {
         }
         for relationship in layout.relationships where relationship.isToMany {
             guard toManyValues.indices.contains(relationship.slotIndex),
-                  let storage = toManyValues[relationship.slotIndex] else { continue }
+                let storage = toManyValues[relationship.slotIndex]
+            else { continue }
             let committed = storage.committed ?? []
             if storage.objects.count != committed.count || zip(storage.objects, committed).contains(where: { $0 !== $1 }) {
                 guard visit(relationship.name) else { return true }

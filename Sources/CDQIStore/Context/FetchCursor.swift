@@ -52,8 +52,8 @@ public final class FetchCursor {
         batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : FetchCursor.defaultBatchSize
         let coordinator = context.coordinator
         guard context.pendingObjects(for: request).isEmpty,
-              let layout = coordinator.layout.entity(named: request.entityName),
-              let lease = try coordinator.leaseReader()
+            let layout = coordinator.layout.entity(named: request.entityName),
+            let lease = try coordinator.leaseReader()
         else {
             source = .ids(try context.fetchObjectIDs(request), next: 0)
             return

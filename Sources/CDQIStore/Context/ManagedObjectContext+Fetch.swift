@@ -72,7 +72,8 @@ extension ManagedObjectContext {
         matches = try order.sorted(matches)
         // Out-of-range windows clamp (a negative offset is none, as in SQL), never trap.
         let start = min(max(request.fetchOffset, 0), matches.count)
-        let end = request.fetchLimit > 0 && request.fetchLimit < matches.count - start
+        let end =
+            request.fetchLimit > 0 && request.fetchLimit < matches.count - start
             ? start + request.fetchLimit : matches.count
         return matches[start..<end].map(\.objectID)
     }
@@ -153,7 +154,9 @@ struct InMemoryOrder {
 
     /// SQLite's order for one sort key: NULL first; numbers by value; text by the descriptor's
     /// comparison (code points for `compare:`); blobs bytewise.
-    static func compare(_ left: StoredValue, _ right: StoredValue, _ comparison: FetchSortDescriptor.Comparison)
+    static func compare(
+        _ left: StoredValue, _ right: StoredValue, _ comparison: FetchSortDescriptor.Comparison
+    )
         -> ComparisonResult
     {
         switch (left, right) {

@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         var members: [ManagedObject] = []
         for group in groups.values {
             guard let slot = group.first?.slot,
-                  let destination = coordinator.layout.entity(named: slot.description.destinationEntityName)
+                let destination = coordinator.layout.entity(named: slot.description.destinationEntityName)
             else { continue }
             for chunk in group.chunked(SQLText.keysPerQuery) {
                 let keys = chunk.compactMap { $0.object.objectID.primaryKey }

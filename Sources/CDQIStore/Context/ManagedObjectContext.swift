@@ -35,9 +35,10 @@ public final class ManagedObjectContext {
     private var adoptions = 0
     /// What ``insert(_:)`` worked out for a class: its entity and the class its objects are made of,
     /// under the coordinator's registration count.
-    private var lastInsertTarget: (
-        type: ObjectIdentifier, registrations: Int, layout: EntityLayout, objectClass: ManagedObject.Type
-    )?
+    private var lastInsertTarget:
+        (
+            type: ObjectIdentifier, registrations: Int, layout: EntityLayout, objectClass: ManagedObject.Type
+        )?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
     /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
@@ -128,7 +129,8 @@ public final class ManagedObjectContext {
         if let object = registered[id] { return (object, false) }
         // An ID made by this coordinator carries its layout; one from another coordinator on the same
         // model is mapped by name.
-        let layout = coordinator.layout.entity(number: id.entity.number) === id.entity
+        let layout =
+            coordinator.layout.entity(number: id.entity.number) === id.entity
             ? id.entity : (coordinator.layout.entity(named: id.entityName) ?? id.entity)
         // Made outside any access to the registry: a subclass's initializer is the user's code (and if
         // it registered an object for this ID meanwhile, that one stays).

@@ -73,7 +73,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         self.url = url
         // Readers need WAL (without it a reader would wait for the writer, and the writer for readers);
         // a file whose journal is not WAL (kept, or not switchable) keeps one connection.
-        readers = url != nil && readerCount > 0 && store.connection.journalMode == "wal"
+        readers =
+            url != nil && readerCount > 0 && store.connection.journalMode == "wal"
             ? StoreReaderPool(writer: store, capacity: readerCount) : nil
         layout = ModelLayout(model: model, schema: store.schema)
         storeIdentifier = store.metadata.uuid

@@ -23,8 +23,9 @@ public struct SaveChanges: Sendable, Hashable {
     /// The changes of a save, as lists of distinct objects whose IDs are permanent and final (a save's
     /// inserted, updated and deleted objects once it has finished).
     init(insertedObjects: [ManagedObject], updatedObjects: [ManagedObject], deletedObjects: [ManagedObject]) {
-        storage = Storage(lists: IDLists(
-            inserted: .objects(insertedObjects), updated: .objects(updatedObjects), deleted: .objects(deletedObjects)))
+        storage = Storage(
+            lists: IDLists(
+                inserted: .objects(insertedObjects), updated: .objects(updatedObjects), deleted: .objects(deletedObjects)))
     }
 
     /// The objects the save inserted.

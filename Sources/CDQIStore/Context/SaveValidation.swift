@@ -8,8 +8,9 @@ struct SaveValidation {
     var failures: [ValidationFailure] = []
 
     private mutating func fail(_ object: ManagedObject, _ key: String, _ problem: ValidationFailure.Problem) {
-        failures.append(ValidationFailure(
-            entityName: object.entity.name, objectID: object.objectID.uriString, key: key, problem: problem))
+        failures.append(
+            ValidationFailure(
+                entityName: object.entity.name, objectID: object.objectID.uriString, key: key, problem: problem))
     }
 
     /// Checks an inserted or updated object's properties.
@@ -164,8 +165,9 @@ struct SaveValidation {
                 guard let values = Self.constraintValues(constraint, of: object) else { continue }
                 let group = constraint.declaringEntity + "." + constraint.properties.joined(separator: ",")
                 if let other = seen[group]?[values] {
-                    fail(object, constraint.properties.joined(separator: ","),
-                         .notUnique(properties: constraint.properties, otherObject: other.objectID.uriString))
+                    fail(
+                        object, constraint.properties.joined(separator: ","),
+                        .notUnique(properties: constraint.properties, otherObject: other.objectID.uriString))
                 } else {
                     seen[group, default: [:]][values] = object
                 }
@@ -191,14 +193,18 @@ struct SaveValidation {
                         let column = relationship.columns.value
                     {
                         guard case .objectID(let reference) = value, case .primaryKey(let key) = reference.identity
-                        else { columns = []; break }
+                        else {
+                            columns = []
+                            break
+                        }
                         columns.append(column)
                         bound.append(.integer(key))
                     }
                 }
                 guard columns.count == constraint.properties.count else { continue }
                 let numbers = constraint.entityNumbers
-                let sql = "SELECT Z_ENT, Z_PK FROM \(object.entity.tableName) WHERE Z_ENT BETWEEN \(numbers.min() ?? 0)"
+                let sql =
+                    "SELECT Z_ENT, Z_PK FROM \(object.entity.tableName) WHERE Z_ENT BETWEEN \(numbers.min() ?? 0)"
                     + " AND \(numbers.max() ?? 0) AND " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
                 let statement = try connection.prepare(sql)
                 defer { statement.reset() }
@@ -213,8 +219,9 @@ struct SaveValidation {
                         if registered.deletedFlag { continue }
                         if Self.constraintValues(constraint, of: registered) != values { continue }
                     }
-                    fail(object, constraint.properties.joined(separator: ","),
-                         .notUnique(properties: constraint.properties, otherObject: id.uriString))
+                    fail(
+                        object, constraint.properties.joined(separator: ","),
+                        .notUnique(properties: constraint.properties, otherObject: id.uriString))
                     break
                 }
             }

@@ -73,9 +73,11 @@ struct SaveWriter {
                 guard case .write(let values, let base, let expected)? = resolutions[ObjectIdentifier(object)] else { continue }
                 changes.collect(values, against: base, layout: object.entity)
                 guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
-                    throw ContextError.mergeConflicts([MergeConflict(
-                        objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected,
-                        storeVersion: expected + 1)])
+                    throw ContextError.mergeConflicts([
+                        MergeConflict(
+                            objectID: object.objectID, snapshotVersion: object.snapshotVersion ?? expected,
+                            storeVersion: expected + 1)
+                    ])
                 }
             } else if let version = object.snapshotVersion {
                 changes.collectAgainstSnapshot(of: object, reference: Self.reference(to:))
@@ -194,7 +196,8 @@ struct SaveWriter {
         }
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.storedAttributeIndices.compactMap { layout.attributes[$0].column }
         for relationship in layout.storedToOnes { columns += RowChanges.columns(of: relationship, withOrder: true) }
-        let sql = "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
+        let sql =
+            "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
             + SQLText.placeholders(columns.count) + ")"
         let statement = try connection.prepare(sql)
         insertStatements[ObjectIdentifier(layout)] = statement
@@ -238,15 +241,17 @@ struct SaveWriter {
             }
             if object.deletedFlag {
                 if plan.policy == .error {
-                    conflicts.append(MergeConflict(
-                        objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
+                    conflicts.append(
+                        MergeConflict(
+                            objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
                 }
                 continue
             }
             switch plan.policy {
             case .error:
-                conflicts.append(MergeConflict(
-                    objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
+                conflicts.append(
+                    MergeConflict(
+                        objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: row.version))
             case .rollback:
                 resolutions[ObjectIdentifier(object)] = .skip
                 result.rolledBack.insert(ObjectIdentifier(object))
@@ -326,7 +331,8 @@ struct SaveWriter {
             lastUpdate = (statement, shape)
             return statement
         }
-        let sql = "UPDATE \(layout.tableName) SET "
+        let sql =
+            "UPDATE \(layout.tableName) SET "
             + (changes.columns(of: layout) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
             + " WHERE Z_PK = ? AND Z_OPT = ?"
         let statement = try connection.prepare(sql)

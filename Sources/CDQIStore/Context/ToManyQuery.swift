@@ -13,17 +13,19 @@ struct ToManyQuery {
     init?(_ relationship: RelationshipSlot, destination: EntityLayout, ownerCount: Int) {
         let owners = ownerCount == 1 ? "= ?" : "IN (" + SQLText.placeholders(ownerCount) + ")"
         if let join = relationship.join {
-            var text = "SELECT \(destination.tableColumnsSQL), t1.\(join.ownColumn) FROM \(join.table.name) t1"
+            var text =
+                "SELECT \(destination.tableColumnsSQL), t1.\(join.ownColumn) FROM \(join.table.name) t1"
                 + " JOIN \(destination.tableName) t0 ON t0.Z_PK = t1.\(join.otherColumn) WHERE t1.\(join.ownColumn) \(owners)"
             if relationship.isOrdered, let order = join.table.orderColumn { text += " ORDER BY t1.\(order), t0.Z_PK" }
             sql = text
             ownerPosition = destination.tableColumnCount
         } else if let inverseName = relationship.description.inverseName,
-                  let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value,
-                  let position = destination.tableColumnPositions[foreignKey]
+            let inverse = destination.relationship(named: inverseName), let foreignKey = inverse.columns.value,
+            let position = destination.tableColumnPositions[foreignKey]
         {
             let numbers = destination.numbersIncludingSubentities
-            var text = "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) \(owners)"
+            var text =
+                "SELECT \(destination.tableColumnsSQL) FROM \(destination.tableName) t0 WHERE t0.\(foreignKey) \(owners)"
                 + " AND t0.Z_ENT BETWEEN \(numbers.min() ?? destination.number) AND \(numbers.max() ?? destination.number)"
             if let order = inverse.columns.order { text += " ORDER BY t0.\(order), t0.Z_PK" }
             sql = text

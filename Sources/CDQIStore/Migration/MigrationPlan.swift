@@ -52,8 +52,9 @@ extension LoadedBundle {
         let target: LoadedModel
         if let versionName {
             guard let named = version(named: versionName) else {
-                throw .model(.versionNotFound(
-                    bundle: self.url.path, name: versionName, available: versions.compactMap(\.model.versionName), namedBy: nil))
+                throw .model(
+                    .versionNotFound(
+                        bundle: self.url.path, name: versionName, available: versions.compactMap(\.model.versionName), namedBy: nil))
             }
             target = named
         } else {
@@ -92,9 +93,11 @@ extension LoadedBundle {
             destination: target.model, isAlreadyCompatible: false, changes: direct.changes, steps: [],
             refusals: direct.refusals)
         if direct.refusals.isEmpty {
-            plan.steps = [MigrationStep(
-                sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
-                destination: target.model, changes: direct.changes)]
+            plan.steps = [
+                MigrationStep(
+                    sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
+                    destination: target.model, changes: direct.changes)
+            ]
         } else if let progressive = progressiveSteps(from: sourceName, to: target) {
             plan.steps = progressive
             plan.refusals = []
@@ -125,9 +128,10 @@ extension LoadedBundle {
             if ModelVersionHashes(model: before).entityHashes == ModelVersionHashes(model: after).entityHashes { continue }
             let diff = ModelDiff(from: steps.last?.destination ?? before, to: after)
             guard diff.refusals.isEmpty else { return nil }
-            steps.append(MigrationStep(
-                sourceVersion: steps.last?.destinationVersion ?? before.versionName, destinationVersion: after.versionName,
-                source: steps.last?.destination ?? before, destination: after, changes: diff.changes))
+            steps.append(
+                MigrationStep(
+                    sourceVersion: steps.last?.destinationVersion ?? before.versionName, destinationVersion: after.versionName,
+                    source: steps.last?.destination ?? before, destination: after, changes: diff.changes))
         }
         return steps
     }

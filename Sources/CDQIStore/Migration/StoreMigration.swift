@@ -3,9 +3,9 @@ import CDQIPredicate
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// What a migration did.
@@ -178,7 +178,8 @@ private struct Copier {
             for relationship in diff.destination.allRelationships(of: entity)
             where !relationship.isTransient && !relationship.isOptional && !relationship.isToMany {
                 if let old = matches[relationship.name] {
-                    let wasOptional = diff.source.allRelationships(of: diff.source.entity(named: sourceName) ?? entity)
+                    let wasOptional =
+                        diff.source.allRelationships(of: diff.source.entity(named: sourceName) ?? entity)
                         .first(where: { $0.name == old })?.isOptional == true
                     if wasOptional { checks.append((relationship.name, origin.columns[old]?.value)) }
                 } else {
@@ -254,9 +255,10 @@ private struct Copier {
                 columns.append(column)
                 expressions.append(old)
             case (let old?, _):
-                let wasOptional = matches[attribute.name].flatMap { name in
-                    diff.source.allAttributes(of: original).first { $0.name == name }?.isOptional
-                } ?? true
+                let wasOptional =
+                    matches[attribute.name].flatMap { name in
+                        diff.source.allAttributes(of: original).first { $0.name == name }?.isOptional
+                    } ?? true
                 columns.append(column)
                 if !attribute.isOptional && wasOptional {
                     expressions.append("COALESCE(\(old), ?)")
@@ -307,7 +309,8 @@ private struct Copier {
                 expressions.append(try sourceColumn(oldColumns.order) ?? "CASE WHEN \(oldValue) IS NULL THEN NULL ELSE s.Z_PK END")
             }
         }
-        let sql = "INSERT INTO target.\(target.tableName) (\(columns.joined(separator: ", "))) SELECT "
+        let sql =
+            "INSERT INTO target.\(target.tableName) (\(columns.joined(separator: ", "))) SELECT "
             + expressions.joined(separator: ", ") + " FROM main.\(origin.tableName) AS s WHERE s.Z_ENT = ?"
         values.append(.integer(Int64(origin.number)))
         let statement = try connection.prepareUncached(sql)

@@ -144,9 +144,10 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
                 let declaringMapping = schema.entity(named: declaring)
             else { continue }
             for constraint in declaringEntity.uniquenessConstraints {
-                constraints.append(ConstraintLayout(
-                    declaringEntity: declaring, entityNumbers: declaringMapping.numbersIncludingSubentities,
-                    properties: constraint.properties))
+                constraints.append(
+                    ConstraintLayout(
+                        declaringEntity: declaring, entityNumbers: declaringMapping.numbersIncludingSubentities,
+                        properties: constraint.properties))
             }
         }
         uniquenessConstraints = constraints
@@ -219,7 +220,8 @@ final class AttributeSlot: Sendable {
         self.column = column
         defaultValue = ValueConversion.defaultValue(of: description)
         isOptional = description.isOptional
-        hasValueConstraints = description.minValueString != nil || description.maxValueString != nil
+        hasValueConstraints =
+            description.minValueString != nil || description.maxValueString != nil
             || description.minDateTimeInterval != nil || description.maxDateTimeInterval != nil
             || description.regularExpression?.isEmpty == false
     }

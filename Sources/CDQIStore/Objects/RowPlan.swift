@@ -39,7 +39,8 @@ final class RowPlan: Sendable {
             guard let column = attribute.column, let position = positions[column] else { return nil }
             return Attribute(index: attribute.index, position: position, type: attribute.description.type)
         }
-        readsEverySlotInOrder = self.attributes.count == attributeCount
+        readsEverySlotInOrder =
+            self.attributes.count == attributeCount
             && self.attributes.enumerated().allSatisfy { $0.offset == $0.element.index }
         toOnes = relationships.compactMap { relationship in
             guard !relationship.isToMany, let column = relationship.columns.value, let position = positions[column] else {
@@ -80,7 +81,8 @@ final class RowPlan: Sendable {
         guard let key = statement.value(toOne.position), key.storageClass != SQLITE_NULL else { return nil }
         var number = toOne.destinationNumber
         if let entityPosition = toOne.entityPosition, let entity = statement.value(entityPosition),
-            entity.storageClass != SQLITE_NULL {
+            entity.storageClass != SQLITE_NULL
+        {
             number = Int(entity.int64)
         }
         return (key.int64, number)

@@ -98,7 +98,8 @@ enum ValueConversion {
         case .string:
             if let string = value as? String { return .string(string) }
         case .integer16, .integer32, .integer64:
-            let integer = (value as? Int).map(Int64.init) ?? (value as? Int64)
+            let integer =
+                (value as? Int).map(Int64.init) ?? (value as? Int64)
                 ?? (value as? Int32).map(Int64.init) ?? (value as? Int16).map(Int64.init)
             if let integer {
                 try checkRange(integer, type: type)
@@ -200,9 +201,12 @@ enum ValueConversion {
             let data = value.data
             if data.count == 16 {
                 let bytes = Array(data)
-                return .uuid(UUID(uuid: (
-                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+                return .uuid(
+                    UUID(
+                        uuid: (
+                            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                        )))
             }
             return UUID(uuidString: value.string).map(StoredValue.uuid) ?? .data(data)
         case .binaryData, .transformable:

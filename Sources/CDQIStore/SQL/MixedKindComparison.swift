@@ -33,8 +33,10 @@ public struct MixedKindComparison: Sendable, Hashable, CustomStringConvertible {
         return found
     }
 
-    private static func collect(_ predicate: PredicateNode, entity: EntityDescription, model: ManagedObjectModel,
-                                into found: inout [MixedKindComparison]) {
+    private static func collect(
+        _ predicate: PredicateNode, entity: EntityDescription, model: ManagedObjectModel,
+        into found: inout [MixedKindComparison]
+    ) {
         switch predicate.kind {
         case .constant: return
         case .and(let parts), .or(let parts):
@@ -46,13 +48,15 @@ public struct MixedKindComparison: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func check(_ comparison: PredicateNode.Comparison, entity: EntityDescription, model: ManagedObjectModel,
-                              into found: inout [MixedKindComparison]) {
+    private static func check(
+        _ comparison: PredicateNode.Comparison, entity: EntityDescription, model: ManagedObjectModel,
+        into found: inout [MixedKindComparison]
+    ) {
         let sides = [(comparison.lhs, comparison.rhs), (comparison.rhs, comparison.lhs)]
         for (keySide, constantSide) in sides {
             guard let (path, target, attribute) = attribute(at: keySide, from: entity, model: model),
-                  let attributeKind = ValueKind(attributeType: attribute.type),
-                  attribute.type != .transformable
+                let attributeKind = ValueKind(attributeType: attribute.type),
+                attribute.type != .transformable
             else { continue }
             let constants: [StoredValue]
             switch constantSide.kind {
@@ -66,17 +70,20 @@ public struct MixedKindComparison: Sendable, Hashable, CustomStringConvertible {
             }
             for constant in constants {
                 guard let constantKind = ValueKind(constant: constant), !attributeKind.isComparable(with: constantKind) else { continue }
-                found.append(MixedKindComparison(
-                    keyPath: path, entityName: target.name, attributeType: attribute.type,
-                    constantKind: kindName(of: constantKind),
-                    comparison: PredicateNode(kind: .comparison(comparison)).predicateFormat))
+                found.append(
+                    MixedKindComparison(
+                        keyPath: path, entityName: target.name, attributeType: attribute.type,
+                        constantKind: kindName(of: constantKind),
+                        comparison: PredicateNode(kind: .comparison(comparison)).predicateFormat))
                 return
             }
         }
     }
 
     /// The attribute a plain key path (`a.b.c`, through relationships) names, with its text and entity.
-    private static func attribute(at expression: ExpressionNode, from entity: EntityDescription, model: ManagedObjectModel)
+    private static func attribute(
+        at expression: ExpressionNode, from entity: EntityDescription, model: ManagedObjectModel
+    )
         -> (String, EntityDescription, AttributeDescription)?
     {
         guard case .keyPath(base: nil, let components) = expression.kind, !components.isEmpty else { return nil }
@@ -88,7 +95,7 @@ public struct MixedKindComparison: Sendable, Hashable, CustomStringConvertible {
         var current = entity
         for key in keys.dropLast() {
             guard let relationship = model.allRelationships(of: current).first(where: { $0.name == key }),
-                  let next = model.entity(named: relationship.destinationEntityName)
+                let next = model.entity(named: relationship.destinationEntityName)
             else { return nil }
             current = next
         }

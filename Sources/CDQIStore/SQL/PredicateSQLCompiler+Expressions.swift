@@ -131,16 +131,18 @@ extension PredicateSQLCompiler {
                 let destinationMapping = schema.entity(named: destination.name)
             else { throw .unknownKey(key: key, entity: entity.name, keyPath: text) }
             if relationship.isToMany {
-                return .toMany(ToManyPath(
-                    ownerAlias: alias, ownerEntity: entity, relationship: relationship, destination: destination,
-                    rest: remaining, text: text))
+                return .toMany(
+                    ToManyPath(
+                        ownerAlias: alias, ownerEntity: entity, relationship: relationship, destination: destination,
+                        rest: remaining, text: text))
             }
             guard let foreignKey = mapping.columns[key]?.value else {
                 throw .unsupported("'\(entity.name).\(key)' has no column")
             }
             if remaining.isEmpty {
-                return .single(Operand(
-                    fragment: SQLFragment(dialect.column(alias, foreignKey)), kind: .object(table: destinationMapping.tableName)))
+                return .single(
+                    Operand(
+                        fragment: SQLFragment(dialect.column(alias, foreignKey)), kind: .object(table: destinationMapping.tableName)))
             }
             joinKey += ".\(key)"
             if let existing = scope.joinedAliases[joinKey] {
@@ -148,7 +150,8 @@ extension PredicateSQLCompiler {
             } else {
                 let next = nextAlias()
                 scope.joins.append(
-                    "LEFT JOIN \(dialect.identifier(destinationMapping.tableName)) \(next) ON \(dialect.column(next, "Z_PK")) = \(dialect.column(alias, foreignKey))")
+                    "LEFT JOIN \(dialect.identifier(destinationMapping.tableName)) \(next) ON \(dialect.column(next, "Z_PK")) = \(dialect.column(alias, foreignKey))"
+                )
                 scope.joinedAliases[joinKey] = next
                 alias = next
             }

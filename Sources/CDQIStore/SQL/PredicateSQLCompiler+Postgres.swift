@@ -20,7 +20,8 @@ extension PredicateSQLCompiler {
         }
         let folding = options.effectiveFolding
         if pattern.isEmpty { return dialect.alwaysFalse }
-        let source = folding.contains(.diacriticInsensitive)
+        let source =
+            folding.contains(.diacriticInsensitive)
             ? StringFolding.fold(pattern, options: .diacriticInsensitive) : pattern
         let caseInsensitive = folding.contains(.caseInsensitive)
         // What ICU rejects never matches in the evaluator.

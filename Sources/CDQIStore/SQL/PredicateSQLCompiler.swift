@@ -336,8 +336,9 @@ struct PredicateSQLCompiler {
         let (_, foldedHigh) = fold(v, h, options: options)
         // The collation goes on the value: BETWEEN becomes two comparisons, and both must use it.
         let collation = (v.kind ?? l.kind ?? h.kind) == .string ? dialect.codePointCollation : ""
-        return dialect.orFalse(SQLFragment.template(
-            "%\(collation) BETWEEN % AND %", foldedValue.fragment, foldedLow.fragment, foldedHigh.fragment))
+        return dialect.orFalse(
+            SQLFragment.template(
+                "%\(collation) BETWEEN % AND %", foldedValue.fragment, foldedLow.fragment, foldedHigh.fragment))
     }
 
     /// Membership in a list of operands: nil never matches, elements of another kind are dropped.

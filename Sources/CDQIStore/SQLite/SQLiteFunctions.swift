@@ -230,7 +230,9 @@ private let finalAverage: @convention(c) (OpaquePointer?) -> Void = { context in
 
 // MARK: - Collations
 
-private func strings(_ leftCount: Int32, _ left: UnsafeRawPointer?, _ rightCount: Int32, _ right: UnsafeRawPointer?)
+private func strings(
+    _ leftCount: Int32, _ left: UnsafeRawPointer?, _ rightCount: Int32, _ right: UnsafeRawPointer?
+)
     -> (String, String)
 {
     func decode(_ count: Int32, _ pointer: UnsafeRawPointer?) -> String {

@@ -12,7 +12,8 @@ extension StoreSchema {
     public var createStatements: [String] {
         var statements: [String] = []
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\($0.name) \($0.type)" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }

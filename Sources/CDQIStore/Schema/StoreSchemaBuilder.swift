@@ -85,9 +85,10 @@ private struct Builder {
                                 mapping.joinTable = table.name
                                 if !joinTables.contains(where: { $0.name == table.name }) {
                                     joinTables.append(table)
-                                    indexes.append(IndexDefinition(
-                                        name: "\(table.name)_\(table.destinationColumn)_INDEX", table: table.name,
-                                        terms: [table.destinationColumn, table.sourceColumn], isUnique: false))
+                                    indexes.append(
+                                        IndexDefinition(
+                                            name: "\(table.name)_\(table.destinationColumn)_INDEX", table: table.name,
+                                            terms: [table.destinationColumn, table.sourceColumn], isUnique: false))
                                 }
                             }
                             columns[name] = mapping
@@ -98,8 +99,9 @@ private struct Builder {
                         let tail = suffix > 0 ? String(suffix) : ""
                         var mapping = PropertyColumns(value: value)
                         typed.append((position, 10, name, ColumnDefinition(name: value, type: "INTEGER")))
-                        indexes.append(IndexDefinition(
-                            name: "\(tableName)_\(value)_INDEX", table: tableName, terms: [value], isUnique: false))
+                        indexes.append(
+                            IndexDefinition(
+                                name: "\(tableName)_\(value)_INDEX", table: tableName, terms: [value], isUnique: false))
                         if let destination = model.entity(named: relationship.destinationEntityName),
                             !(children[destination.name] ?? []).isEmpty, let number = numbers[destination.name]
                         {
@@ -120,7 +122,9 @@ private struct Builder {
 
             // Core Data's column order: by storage class, then entity (root first), then attributes
             // before to-one keys (integers) or by blob kind, then property name, then companion.
-            func orderKey(_ item: (entity: Int, sortKey: Int, property: String, column: ColumnDefinition))
+            func orderKey(
+                _ item: (entity: Int, sortKey: Int, property: String, column: ColumnDefinition)
+            )
                 -> (Int, Int, Int)
             {
                 let group = item.sortKey < 20 ? (item.sortKey >= 10 ? 1 : 0) : item.sortKey
@@ -134,8 +138,9 @@ private struct Builder {
             }
             tables.append(TableDefinition(name: tableName, rootEntityName: rootName, columns: ordered.map(\.column)))
             if hierarchy.count > 1 {
-                indexes.append(IndexDefinition(
-                    name: "\(tableName)_Z_ENT_INDEX", table: tableName, terms: ["Z_ENT"], isUnique: false))
+                indexes.append(
+                    IndexDefinition(
+                        name: "\(tableName)_Z_ENT_INDEX", table: tableName, terms: ["Z_ENT"], isUnique: false))
             }
             for entityName in hierarchy {
                 guard let entity = model.entity(named: entityName), let number = numbers[entityName] else { continue }
@@ -222,8 +227,9 @@ private struct Builder {
         }
         for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
             if let column = columns[attribute.name]?.value {
-                indexes.append(IndexDefinition(
-                    name: "\(table)_\(column)_INDEX", table: table, terms: [column], isUnique: false))
+                indexes.append(
+                    IndexDefinition(
+                        name: "\(table)_\(column)_INDEX", table: table, terms: [column], isUnique: false))
             }
         }
         for index in entity.fetchIndexes {
@@ -231,20 +237,23 @@ private struct Builder {
             guard properties.count == index.elements.count,
                 let terms = terms(properties, ascending: index.elements.map(\.isAscending))
             else { continue }
-            indexes.append(IndexDefinition(
-                name: "Z_\(entity.name)_\(index.name)", table: table, terms: terms, isUnique: false))
+            indexes.append(
+                IndexDefinition(
+                    name: "Z_\(entity.name)_\(index.name)", table: table, terms: terms, isUnique: false))
         }
         for (position, index) in entity.compoundIndexes.enumerated() {
             guard let terms = terms(index.elements.compactMap(\.property)) else { continue }
-            indexes.append(IndexDefinition(
-                name: "Z_\(entity.name)_compoundIndex" + (position == 0 ? "" : String(position)), table: table,
-                terms: terms, isUnique: false))
+            indexes.append(
+                IndexDefinition(
+                    name: "Z_\(entity.name)_compoundIndex" + (position == 0 ? "" : String(position)), table: table,
+                    terms: terms, isUnique: false))
         }
         for constraint in entity.uniquenessConstraints {
             guard let terms = terms(constraint.properties) else { continue }
-            indexes.append(IndexDefinition(
-                name: "Z_\(entity.name)_UNIQUE_" + constraint.properties.joined(separator: "_"), table: table,
-                terms: terms, isUnique: true))
+            indexes.append(
+                IndexDefinition(
+                    name: "Z_\(entity.name)_UNIQUE_" + constraint.properties.joined(separator: "_"), table: table,
+                    terms: terms, isUnique: true))
         }
         return indexes
     }

@@ -53,7 +53,7 @@ extension SQLiteStore {
     /// temporary tree, naming the attributes no fetch index starts with.
     private func indexWarnings(_ request: FetchRequest, plan: [PlanLine]) -> [String] {
         guard let entity = model.entity(named: request.entityName),
-              let table = schema.entities.first(where: { $0.name == entity.name })?.tableName
+            let table = schema.entities.first(where: { $0.name == entity.name })?.tableName
         else { return [] }
         // Fetch indexes of the entity and its ancestors (they share its table), by their first property.
         let indexed = Set((model.ancestors(of: entity) + [entity]).flatMap(\.fetchIndexes).compactMap { $0.elements.first?.property })
@@ -63,17 +63,20 @@ extension SQLiteStore {
         if scansTable, let predicate = request.predicate {
             let filtered = indexableAttributes(in: predicate, entity: entity).filter { !indexed.contains($0) }
             for attribute in filtered {
-                warnings.append("the fetch reads every row of \(table) to filter on '\(attribute)': add a fetch index on "
-                    + "\(entity.name).\(attribute) to the model (Xcode: the entity's Indexes; in the model file: "
-                    + Self.fetchIndexXML(attribute) + ")")
+                warnings.append(
+                    "the fetch reads every row of \(table) to filter on '\(attribute)': add a fetch index on "
+                        + "\(entity.name).\(attribute) to the model (Xcode: the entity's Indexes; in the model file: "
+                        + Self.fetchIndexXML(attribute) + ")")
             }
         }
         if plan.contains(where: { $0.detail.hasPrefix("USE TEMP B-TREE FOR") && $0.detail.contains("ORDER BY") }),
-           let first = request.sortDescriptors.first, !first.keyPath.contains("."),
-           model.allAttributes(of: entity).contains(where: { $0.name == first.keyPath }), !indexed.contains(first.keyPath) {
-            warnings.append("the fetch sorts every matching row of \(table) by '\(first.keyPath)' after reading them: a fetch "
-                + "index on \(entity.name).\(first.keyPath) lets SQLite read them in order (in the model file: "
-                + Self.fetchIndexXML(first.keyPath) + ")")
+            let first = request.sortDescriptors.first, !first.keyPath.contains("."),
+            model.allAttributes(of: entity).contains(where: { $0.name == first.keyPath }), !indexed.contains(first.keyPath)
+        {
+            warnings.append(
+                "the fetch sorts every matching row of \(table) by '\(first.keyPath)' after reading them: a fetch "
+                    + "index on \(entity.name).\(first.keyPath) lets SQLite read them in order (in the model file: "
+                    + Self.fetchIndexXML(first.keyPath) + ")")
         }
         return warnings
     }
@@ -94,12 +97,15 @@ extension SQLiteStore {
             case .and(let parts), .or(let parts): parts.forEach(visit)
             case .not(let inner): visit(inner)
             case .comparison(let comparison):
-                let indexable: Set<ComparisonOperator> = [.equalTo, .lessThan, .lessThanOrEqual, .greaterThan,
-                                                          .greaterThanOrEqual, .between, .in]
+                let indexable: Set<ComparisonOperator> = [
+                    .equalTo, .lessThan, .lessThanOrEqual, .greaterThan,
+                    .greaterThanOrEqual, .between, .in,
+                ]
                 guard comparison.modifier == .direct, comparison.options.isEmpty, indexable.contains(comparison.op) else { return }
                 for side in [comparison.lhs, comparison.rhs] {
                     if case .keyPath(base: nil, let components) = side.kind, components.count == 1,
-                       case .key(let key) = components[0], attributes.contains(key), !found.contains(key) {
+                        case .key(let key) = components[0], attributes.contains(key), !found.contains(key)
+                    {
                         found.append(key)
                     }
                 }

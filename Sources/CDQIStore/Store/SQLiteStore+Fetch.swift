@@ -14,8 +14,9 @@ extension SQLiteStore {
             guard statement.storageClass(0) == 1, let name = schema.entity(number: number)?.name else {
                 throw Self.unknownEntityRow(statement, path: url?.path ?? ":memory:")
             }
-            references.append(ObjectReference(
-                entityName: name, storeIdentifier: metadata.uuid, identity: .primaryKey(statement.int64(1))))
+            references.append(
+                ObjectReference(
+                    entityName: name, storeIdentifier: metadata.uuid, identity: .primaryKey(statement.int64(1))))
         }
         return references
     }

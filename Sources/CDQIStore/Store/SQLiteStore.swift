@@ -47,7 +47,8 @@ public final class SQLiteStore {
         schema = StoreSchema(model: model)
         do {
             // Read-only, a file left with an interrupted write is read from a rolled-back copy.
-            connection = readOnly && url != nil
+            connection =
+                readOnly && url != nil
                 ? try SQLiteConnection.openForReading(path: path)
                 : try SQLiteConnection(path: path, mode: .readWriteCreate)
             try SQLiteFunctions.register(on: connection)
@@ -204,7 +205,8 @@ public final class SQLiteStore {
         while try info.step() { stored[info.string(0)] = info.string(1).uppercased() }
         let declared = Dictionary(table.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         var details: [String] = []
-        let properties = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+        let properties =
+            model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
             + model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
         for property in properties.sorted() {
             guard let column = mapping.columns[property]?.value else { continue }
@@ -221,8 +223,9 @@ public final class SQLiteStore {
             details.append("the store has column \(column), which no property of the model has")
         }
         if details.isEmpty {
-            details.append("its properties have the same columns; an option changed (optionality, a default, a "
-                + "version hash modifier, a uniqueness constraint, …)")
+            details.append(
+                "its properties have the same columns; an option changed (optionality, a default, a "
+                    + "version hash modifier, a uniqueness constraint, …)")
         }
         return details
     }

@@ -89,9 +89,10 @@ public struct StoreMetadata: Sendable, Hashable {
         for (name, hash) in computed.entityHashes.sorted(by: { $0.key < $1.key })
         where !uncertain.contains(name) && entityHashes[name].map({ $0 != hash }) == true {
             let details = try describe(name)
-            differences.append(details.isEmpty
-                ? "entity '\(name)' differs (its attributes, relationships or constraints changed)"
-                : "entity '\(name)' differs: " + details.joined(separator: "; "))
+            differences.append(
+                details.isEmpty
+                    ? "entity '\(name)' differs (its attributes, relationships or constraints changed)"
+                    : "entity '\(name)' differs: " + details.joined(separator: "; "))
         }
         return differences
     }

@@ -92,7 +92,6 @@ final class StoreReaderPool: @unchecked Sendable {
         }
     }
 
-
     /// The number of readers open now.
     var openCount: Int {
         condition.withLock { opened }

@@ -9,7 +9,9 @@ protocol LiveQueryObserving<Element>: Sendable {
     /// Fetches the query now and compares the result with `previous` (what this method returned as its
     /// state last time; `nil` for the first fetch, whose element is never `nil`). `updated` holds the
     /// objects the saves since the previous fetch updated.
-    func step(previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer)
+    func step(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
+    )
         async throws(QueryError) -> (element: Element?, state: any Sendable)
 }
 
@@ -46,7 +48,9 @@ struct LiveListObserver<Result: Sendable>: LiveQueryObserving {
     /// One fetch: the rows' keys and the results, in order.
     let rows: @Sendable (ManagedObjectContext) throws(QueryError) -> (keys: [LiveRowKey], results: [Result])
 
-    func step(previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer)
+    func step(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
+    )
         async throws(QueryError) -> (element: LiveQueryChange<Result>?, state: any Sendable)
     {
         let fetched = try await Self.fetch(in: container, rows)
@@ -60,7 +64,9 @@ struct LiveListObserver<Result: Sendable>: LiveQueryObserving {
 struct LiveCountObserver: LiveQueryObserving {
     let count: @Sendable (ManagedObjectContext) throws(QueryError) -> Int
 
-    func step(previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer)
+    func step(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
+    )
         async throws(QueryError) -> (element: Int?, state: any Sendable)
     {
         let now = try await Self.fetch(in: container, count)

@@ -17,7 +17,8 @@ extension Query where M: ManagedObject {
     /// `try query.all().filter { … }`.
     @available(
         *, unavailable,
-        message: "a Bool closure cannot become SQL; use proxies ($0.department == nil, $0.salary > 50_000), a format string, or filter fetched results with try query.all().filter { … }"
+        message:
+            "a Bool closure cannot become SQL; use proxies ($0.department == nil, $0.salary > 50_000), a format string, or filter fetched results with try query.all().filter { … }"
     )
     public func filter(_ isIncluded: (M) throws -> Bool) throws -> [R] {
         try all().filter { result in try (result as? M).map(isIncluded) ?? false }

@@ -33,9 +33,10 @@ extension Query {
         ascending: Bool = true, comparison: FetchSortDescriptor.Comparison = .compare,
         _ build: (M.CDQIAttribute) -> [any KeyPathExpressionConvertible]
     ) -> Query {
-        order(build(M.CDQIAttribute()).map {
-            FetchSortDescriptor(keyPath: $0.cdqiKeyPath, ascending: ascending, comparison: comparison)
-        })
+        order(
+            build(M.CDQIAttribute()).map {
+                FetchSortDescriptor(keyPath: $0.cdqiKeyPath, ascending: ascending, comparison: comparison)
+            })
     }
 
     /// Appends an ordering by each closure's proxy, in order, all in one direction:

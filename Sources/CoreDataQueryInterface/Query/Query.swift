@@ -44,13 +44,14 @@ public struct Query<M: Entity, R> {
     /// Creates a query over all objects of `M`. The kind of result follows from `R`: `M` gives objects,
     /// `ManagedObjectID` object IDs, `[String: Any]` dictionaries of every attribute.
     public init() {
-        resultKind = if R.self == ManagedObjectID.self {
-            .objectIDs
-        } else if R.self == [String: Any].self {
-            .dictionaries
-        } else {
-            .objects
-        }
+        resultKind =
+            if R.self == ManagedObjectID.self {
+                .objectIDs
+            } else if R.self == [String: Any].self {
+                .dictionaries
+            } else {
+                .objects
+            }
     }
 
     /// The same query with another result type; everything else carried over.

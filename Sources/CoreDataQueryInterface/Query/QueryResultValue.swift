@@ -194,13 +194,14 @@ extension NSNumber: QueryResultValue {
             guard let decimal = Decimal.cdqiDecode(value, context: context) else { return nil }
             return NSDecimalNumber(decimal: decimal) as? Self
         }
-        let number: NSNumber? = switch value {
-        case .integer(let integer): NSNumber(value: integer)
-        case .double(let double): NSNumber(value: double)
-        case .decimal(let decimal): NSDecimalNumber(decimal: decimal)
-        case .bool(let bool): NSNumber(value: bool)
-        default: nil
-        }
+        let number: NSNumber? =
+            switch value {
+            case .integer(let integer): NSNumber(value: integer)
+            case .double(let double): NSNumber(value: double)
+            case .decimal(let decimal): NSDecimalNumber(decimal: decimal)
+            case .bool(let bool): NSNumber(value: bool)
+            default: nil
+            }
         return number as? Self
     }
 }

@@ -46,10 +46,11 @@ open class CDFunction: CDCriteriaElement {
     /// gives the bare key path.
     open func createExpression() -> ExpressionNode {
         let argument = ExpressionNode.keyPath(property ?? "")
-        let function: BuiltinFunction? = switch name {
-        case "lower:": .lowercase
-        default: BuiltinFunction(rawValue: name)
-        }
+        let function: BuiltinFunction? =
+            switch name {
+            case "lower:": .lowercase
+            default: BuiltinFunction(rawValue: name)
+            }
         guard let function else { return argument }
         return .function(function, [argument])
     }

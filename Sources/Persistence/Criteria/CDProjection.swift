@@ -40,9 +40,10 @@ open class CDProjection: CDCriteriaElement {
     /// `name + property`. `nil` for a projection of no property.
     open func createPropertyDescription(_ entityProperties: [String: FetchedProperty]) -> FetchedProperty? {
         if let function {
-            return .expression(ExpressionDescription(
-                name: function.name + (function.property ?? ""), expression: function.createExpression(),
-                resultType: function.resultType))
+            return .expression(
+                ExpressionDescription(
+                    name: function.name + (function.property ?? ""), expression: function.createExpression(),
+                    resultType: function.resultType))
         }
         guard let property else { return nil }
         return entityProperties[property] ?? .keyPath(property)

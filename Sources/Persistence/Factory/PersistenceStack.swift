@@ -18,7 +18,8 @@ struct PersistenceStack {
         switch type {
         case NSSQLiteStoreType:
             guard let path = configuration.storePath, !path.isEmpty else { throw .storePathNotSet }
-            let storeURL = path.hasPrefix("/")
+            let storeURL =
+                path.hasPrefix("/")
                 ? URL(fileURLWithPath: path) : documentsDirectory.appendingPathComponent(path)
             try copySeedIfMissing(configuration.seedStoreURL, to: storeURL)
             url = storeURL

@@ -36,7 +36,8 @@ final class ContextSession {
         let key = PlanKey(type: ObjectIdentifier(type), entity: ObjectIdentifier(object.entity))
         // The key names the plan's type: a plan stored under it is a `DecodePlan<P>`.
         if let last = lastPlan, last.key == key { return unsafeDowncast(last.plan, to: DecodePlan<P>.self) }
-        let plan = plans[key].map { unsafeDowncast($0, to: DecodePlan<P>.self) }
+        let plan =
+            plans[key].map { unsafeDowncast($0, to: DecodePlan<P>.self) }
             ?? DecodePlan<P>(entity: object.entity, model: object.managedObjectContext?.coordinator.model)
         plans[key] = plan
         lastPlan = (key, plan)

@@ -1,8 +1,9 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// A batch request's result reaches the calling context's observers as a merge: a fetched-results
 /// controller reports the rows it deleted, and objects-did-change names them.
@@ -39,8 +40,10 @@ import Testing
         // Cy (row 1) is the one below 100000 and above 60000.
         let cy = try #require(controller.fetchedObjects?[1])
         let cyURI = cy.objectID.uriString
-        _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(
-            entityName: "Employee", predicate: try PredicateNode(format: "salary > 60000 AND salary < 100000"))))
+        _ = try context.execute(
+            BatchDeleteRequest(
+                fetchRequest: FetchRequest(
+                    entityName: "Employee", predicate: try PredicateNode(format: "salary > 60000 AND salary < 100000"))))
         #expect(recorder.log == ["W", "O(del,[0,1])", "D"])
         #expect(controller.fetchedObjects?.compactMap { try? $0.value(forKey: "lastName") as? String } == ["Ames", "Lee"])
         #expect(invalidated.all == [cyURI])

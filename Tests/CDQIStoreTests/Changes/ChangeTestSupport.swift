@@ -1,8 +1,9 @@
 import CDQIModel
-@testable import CDQIStore
 import CDQIPredicate
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The model of the change-tracking tests (reference §7): Item(name, group, rank), and Other(title)
 /// for changes to another entity.
@@ -55,11 +56,12 @@ final class NotificationLog: @unchecked Sendable {
 
     init(_ names: [Notification.Name], object: AnyObject?) {
         for name in names {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [weak self] note in
-                guard let self else { return }
-                let info = note.userInfo ?? [:]
-                self.lock.withLock { self.entries.append((note.name.rawValue, info)) }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [weak self] note in
+                    guard let self else { return }
+                    let info = note.userInfo ?? [:]
+                    self.lock.withLock { self.entries.append((note.name.rawValue, info)) }
+                })
         }
     }
 

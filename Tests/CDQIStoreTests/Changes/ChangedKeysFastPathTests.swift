@@ -1,9 +1,10 @@
 import CDQIModel
 import CDQIPredicate
-@testable import CDQIStore
 import CDQITestSupport
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The save's fast reading of changed keys (off the kept originals) gives the names the full comparison
 /// of states gives, and its yes-or-no form whether there are any, whatever was changed, set back or
@@ -19,10 +20,13 @@ import Testing
         }
         var employees: [ManagedObject] = []
         for index in 0..<12 {
-            employees.append(try ContextTestSupport.insert(context, "Employee", [
-                "firstName": "F\(index)", "lastName": "L\(index)", "salary": Int32(index * 1000),
-                "department": departments[index % 3],
-            ]))
+            employees.append(
+                try ContextTestSupport.insert(
+                    context, "Employee",
+                    [
+                        "firstName": "F\(index)", "lastName": "L\(index)", "salary": Int32(index * 1000),
+                        "department": departments[index % 3],
+                    ]))
         }
         try context.save()
         for _ in 0..<40 {

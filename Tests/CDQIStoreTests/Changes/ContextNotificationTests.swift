@@ -1,7 +1,8 @@
 import CDQIModel
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Item 1 of issue 17: the context's notifications (names, user-info keys, timing, coalescing).
 @Suite("Changes: context notifications")
@@ -26,10 +27,12 @@ struct ContextNotificationTests {
         #expect(ManagedObjectContext.didSaveObjectsNotification.rawValue == Self.didSave)
         #expect(ManagedObjectContext.didSaveObjectIDsNotification.rawValue == "NSManagedObjectContextDidSaveObjectIDsNotification")
         typealias Key = ManagedObjectContext.NotificationKey
-        #expect([Key.insertedObjects, .updatedObjects, .deletedObjects, .refreshedObjects, .invalidatedObjects, .invalidatedAllObjects].map(\.rawValue)
-            == ["inserted", "updated", "deleted", "refreshed", "invalidated", "invalidatedAll"])
-        #expect([Key.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs, .refreshedObjectIDs, .invalidatedObjectIDs].map(\.rawValue)
-            == ["inserted_objectIDs", "updated_objectIDs", "deleted_objectIDs", "refreshed_objectIDs", "invalidated_objectIDs"])
+        #expect(
+            [Key.insertedObjects, .updatedObjects, .deletedObjects, .refreshedObjects, .invalidatedObjects, .invalidatedAllObjects].map(\.rawValue)
+                == ["inserted", "updated", "deleted", "refreshed", "invalidated", "invalidatedAll"])
+        #expect(
+            [Key.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs, .refreshedObjectIDs, .invalidatedObjectIDs].map(\.rawValue)
+                == ["inserted_objectIDs", "updated_objectIDs", "deleted_objectIDs", "refreshed_objectIDs", "invalidated_objectIDs"])
     }
 
     @Test("an insert is posted at processPendingChanges, not before; a second processing posts nothing")

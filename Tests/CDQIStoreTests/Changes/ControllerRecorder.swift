@@ -1,6 +1,7 @@
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// A delegate that writes each callback in §7's notation (`W`, `D`, `S(ins,1)`, `O(ins,→[0,0])`,
 /// `O(del,[1,0])`, `O(move,[1,0]→[0,1])`, `O(upd,[0,1]→[0,1])`, `O(upd,[0,0]→nil)`), and keeps them

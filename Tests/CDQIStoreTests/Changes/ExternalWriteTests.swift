@@ -1,6 +1,7 @@
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Item 2 of issue 17: writes to the store file by another connection (another coordinator stands
 /// for another process: it has its own writer), found through `PRAGMA data_version`.

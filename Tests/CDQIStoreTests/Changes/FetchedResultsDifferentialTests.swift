@@ -1,7 +1,8 @@
-@testable import CDQIStore
 import CDQIPredicate
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Item 4 of issue 17, differential: random inserts, updates (of the predicate's, the sort's and the
 /// section's keys too), deletes, processings and saves, in the controller's context and in another
@@ -91,11 +92,13 @@ struct FetchedResultsDifferentialTests {
             case 0:
                 _ = try target.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item", predicate: byRank)))
             case 1:
-                _ = try target.execute(BatchUpdateRequest(
-                    entityName: "Item", predicate: byGroup, propertiesToUpdate: ["rank": .value(Int64(random.next(8) - 2))]))
+                _ = try target.execute(
+                    BatchUpdateRequest(
+                        entityName: "Item", predicate: byGroup, propertiesToUpdate: ["rank": .value(Int64(random.next(8) - 2))]))
             default:
-                _ = try target.execute(BatchUpdateRequest(
-                    entityName: "Item", predicate: byRank, propertiesToUpdate: ["group": .value(groups[random.next(groups.count)])]))
+                _ = try target.execute(
+                    BatchUpdateRequest(
+                        entityName: "Item", predicate: byRank, propertiesToUpdate: ["group": .value(groups[random.next(groups.count)])]))
             }
         }
 
@@ -149,7 +152,8 @@ struct FetchedResultsDifferentialTests {
             #expect(recorder.log.isEmpty, "seed \(seed) step \(steps): step kind \(kind): the check's fetch reported \(recorder.log)")
             #expect(
                 controller.fetchedObjects.map { $0.elementsEqual(fresh, by: ===) } == true,
-                "seed \(seed) step \(steps): \(recorder.log) \((controller.fetchedObjects ?? []).map(ChangeTestSupport.name)) fresh \(fresh.map(ChangeTestSupport.name))")
+                "seed \(seed) step \(steps): \(recorder.log) \((controller.fetchedObjects ?? []).map(ChangeTestSupport.name)) fresh \(fresh.map(ChangeTestSupport.name))"
+            )
             if controller.sectionNameKeyPath != nil {
                 var names: [String] = []
                 for object in fresh {

@@ -1,6 +1,7 @@
-@testable import CDQIStore
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// Item 4 of issue 17: the fetched-results controller against the scenarios of the reference's §7
 /// (Item(name, group, rank), sorted by group then rank, sections by group, `rank >= 0`). Each expected

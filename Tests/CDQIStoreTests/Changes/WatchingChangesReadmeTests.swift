@@ -1,7 +1,8 @@
-@testable import CDQIStore
 import CDQIPredicate
 import Foundation
 import Testing
+
+@testable import CDQIStore
 
 /// The examples of the "Watching changes" README draft, run as written (printing replaced by
 /// collecting), with the values worked out by hand.

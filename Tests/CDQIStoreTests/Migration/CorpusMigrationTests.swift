@@ -26,10 +26,11 @@ struct CorpusMigrationTests {
         let plan = try bundle.migrationPlan(forStoreAt: v1, to: "SampleModel2")
         #expect(plan.sourceVersion == "SampleModel")
         #expect(plan.refusals.isEmpty)
-        #expect(Set(plan.changes.map(\.description)) == [
-            "remove attribute Car.color (data dropped)", "remove attribute Person.id (data dropped)",
-            "rename entity ExpensiveSportCar → LuxuryCar",
-        ])
+        #expect(
+            Set(plan.changes.map(\.description)) == [
+                "remove attribute Car.color (data dropped)", "remove attribute Person.id (data dropped)",
+                "rename entity ExpensiveSportCar → LuxuryCar",
+            ])
     }
 
     @Test("V1 → SampleModel2 equals Apple's migrated V2: rows, entity numbers, hashes, UUID")
@@ -46,9 +47,10 @@ struct CorpusMigrationTests {
         #expect(ours.versionIdentifiers == ["2"])
         #expect(ours.digest == apples.digest)
         // Apple left Z_NAME 3 stale (ExpensiveSportCar); a fresh V2 store, and ours, say LuxuryCar.
-        #expect(try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: v1) == [
-            ["1", "Car", "0", "125"], ["2", "SportCar", "1", "0"], ["3", "LuxuryCar", "2", "0"], ["4", "Person", "0", "20"],
-        ])
+        #expect(
+            try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: v1) == [
+                ["1", "Car", "0", "125"], ["2", "SportCar", "1", "0"], ["3", "LuxuryCar", "2", "0"], ["4", "Person", "0", "20"],
+            ])
         for table in ["ZCAR", "ZPERSON"] {
             let columns = try MigrationTestSupport.rows("SELECT name FROM pragma_table_info('\(table)') ORDER BY name", in: v2).map { $0[0] }
             #expect(try MigrationTestSupport.rows("SELECT name FROM pragma_table_info('\(table)') ORDER BY name", in: v1).map { $0[0] } == columns)
@@ -73,15 +75,17 @@ struct CorpusMigrationTests {
         defer { cleanUp() }
         let plan = try bundle.migrationPlan(forStoreAt: v2, to: "SampleModel3")
         #expect(plan.sourceVersion == "SampleModel2")
-        #expect(Set(plan.changes.map(\.description)) == [
-            "remove attribute Car.maker (data dropped)", "add relationship Car.createdBy", "add relationship Car.previousOwners",
-            "add entity Maker", "add relationship Person.previousCars",
-        ])
+        #expect(
+            Set(plan.changes.map(\.description)) == [
+                "remove attribute Car.maker (data dropped)", "add relationship Car.createdBy", "add relationship Car.previousOwners",
+                "add entity Maker", "add relationship Person.previousCars",
+            ])
         try bundle.migrateStore(at: v2, to: "SampleModel3")
-        #expect(try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: v2) == [
-            ["1", "Car", "0", "125"], ["2", "SportCar", "1", "0"], ["3", "LuxuryCar", "2", "0"], ["4", "Maker", "0", "0"],
-            ["5", "Person", "0", "20"],
-        ])
+        #expect(
+            try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: v2) == [
+                ["1", "Car", "0", "125"], ["2", "SportCar", "1", "0"], ["3", "LuxuryCar", "2", "0"], ["4", "Maker", "0", "0"],
+                ["5", "Person", "0", "20"],
+            ])
         #expect(try MigrationTestSupport.rows("SELECT DISTINCT Z_ENT FROM ZPERSON", in: v2) == [["5"]])
         let fresh = v2.deletingLastPathComponent().appendingPathComponent("Fresh3.sqlite")
         _ = try SQLiteStore(model: try #require(bundle.version(named: "SampleModel3")).model, url: fresh)

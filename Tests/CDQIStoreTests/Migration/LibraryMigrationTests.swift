@@ -75,15 +75,17 @@ struct LibraryMigrationTests {
         _ = try SQLiteStore(model: bundle.current.model, url: fresh)
         #expect(try MigrationTestSupport.schema(of: url) == MigrationTestSupport.schema(of: fresh))
         // Entity numbers by hand: Item 1, Book 2, Media 3, Album 4, Shelf 5, Tag 6; Z_MAX 2 items, 1 shelf.
-        #expect(try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: url) == [
-            ["1", "Item", "0", "2"], ["2", "Book", "1", "0"], ["3", "Media", "1", "0"], ["4", "Album", "3", "0"],
-            ["5", "Shelf", "0", "1"], ["6", "Tag", "0", "0"],
-        ])
+        #expect(
+            try MigrationTestSupport.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: url) == [
+                ["1", "Item", "0", "2"], ["2", "Book", "1", "0"], ["3", "Media", "1", "0"], ["4", "Album", "3", "0"],
+                ["5", "Shelf", "0", "1"], ["6", "Tag", "0", "0"],
+            ])
         #expect(try MigrationTestSupport.rows("SELECT Z_PK, Z_ENT, ZNAME FROM ZSHELF", in: url) == [["1", "5", "Fiction"]])
-        #expect(try MigrationTestSupport.rows(
-            "SELECT Z_PK, Z_ENT, ZTITLE, ZISBN, CAST(ZCREATEDAT AS INTEGER), IFNULL(ZSHELF, 'none') FROM ZITEM ORDER BY Z_PK", in: url) == [
-            ["1", "2", "Dune", "0441013597", "1000", "1"], ["2", "2", "Emma", "0141439580", "2000", "none"],
-        ])
+        #expect(
+            try MigrationTestSupport.rows(
+                "SELECT Z_PK, Z_ENT, ZTITLE, ZISBN, CAST(ZCREATEDAT AS INTEGER), IFNULL(ZSHELF, 'none') FROM ZITEM ORDER BY Z_PK", in: url) == [
+                    ["1", "2", "Dune", "0441013597", "1000", "1"], ["2", "2", "Emma", "0141439580", "2000", "none"],
+                ])
 
         // Through the object layer, with the bundle: the current version, the shelf's ordered items.
         let container = try PersistentContainer(bundle: bundle, url: url)
@@ -161,9 +163,10 @@ struct MigrationRefusalTests {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(changes.map(\.description) == [
-                "change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)"
-            ])
+            #expect(
+                changes.map(\.description) == [
+                    "change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)"
+                ])
             #expect(error.code == 134_140)
         }
         #expect(MigrationTestSupport.bytes(of: url) == before)
@@ -182,8 +185,10 @@ struct MigrationRefusalTests {
         let rowsBefore = try MigrationTestSupport.rows("SELECT * FROM ZITEM ORDER BY Z_PK", in: url)
         let schemaBefore = try MigrationTestSupport.schema(of: url)
         let metadataBefore = try StoreMetadata.read(from: url)
-        #expect(throws: MigrationError.missingValues(
-            store: url.path, problems: ["1 Shelf object(s) have no value for required code, which has no default"])) {
+        #expect(
+            throws: MigrationError.missingValues(
+                store: url.path, problems: ["1 Shelf object(s) have no value for required code, which has no default"])
+        ) {
             try StoreMigration.migrateStore(at: url, from: source, to: destination)
         }
         #expect(try MigrationTestSupport.rows("SELECT * FROM ZITEM ORDER BY Z_PK", in: url) == rowsBefore)

@@ -16,7 +16,10 @@ struct ProgressiveMigrationTests {
         #expect(original.contains(isbn))
         for (version, contents) in [
             ("V1", original), ("V2", original.replacingOccurrences(of: isbn, with: "")),
-            ("V3", original.replacingOccurrences(of: isbn, with: #"<attribute name="isbn" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>"#)),
+            (
+                "V3",
+                original.replacingOccurrences(of: isbn, with: #"<attribute name="isbn" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>"#)
+            ),
         ] {
             let versionFolder = bundle.appendingPathComponent("\(version).xcdatamodel")
             try FileManager.default.createDirectory(at: versionFolder, withIntermediateDirectories: true)
@@ -41,15 +44,17 @@ struct ProgressiveMigrationTests {
             try container.viewContext.save()
         }
         let plan = try bundle.migrationPlan(forStoreAt: url)
-        #expect(plan.changes.map(\.description) == [
-            "change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)",
-            "make Book.isbn optional",
-        ])
+        #expect(
+            plan.changes.map(\.description) == [
+                "change the type of Book.isbn from String to Integer 64: not inferable (only numeric conversions are inferred)",
+                "make Book.isbn optional",
+            ])
         #expect(plan.refusals.isEmpty)
         #expect(plan.steps.map { "\($0.sourceVersion ?? "") → \($0.destinationVersion ?? "")" } == ["V1 → V2", "V2 → V3"])
-        #expect(plan.steps.map { $0.changes.map(\.description) } == [
-            ["remove attribute Book.isbn (data dropped)"], ["add attribute Book.isbn"],
-        ])
+        #expect(
+            plan.steps.map { $0.changes.map(\.description) } == [
+                ["remove attribute Book.isbn (data dropped)"], ["add attribute Book.isbn"],
+            ])
         try bundle.migrateStore(at: url)
         #expect(bundle.version(matching: try StoreMetadata.read(from: url))?.model.versionName == "V3")
         #expect(try MigrationTestSupport.rows("SELECT ZTITLE, IFNULL(ZISBN, 'NULL') FROM ZITEM", in: url) == [["Dune", "NULL"]])

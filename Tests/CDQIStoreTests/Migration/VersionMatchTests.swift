@@ -125,9 +125,10 @@ struct CorpusVersionMatchTests {
     func bundleOrder() throws {
         let corpus = try #require(StoreTestSupport.corpus)
         let bundle = try LoadedBundle(url: corpus.appendingPathComponent("models/duckduckgo__BrowserServicesKit__BookmarksModel.xcdatamodeld"))
-        #expect(bundle.versions.map(\.model.versionName) == [
-            "BookmarksModel", "BookmarksModel 2", "BookmarksModel 3", "BookmarksModel 4", "BookmarksModel 5", "BookmarksModel 6",
-        ])
+        #expect(
+            bundle.versions.map(\.model.versionName) == [
+                "BookmarksModel", "BookmarksModel 2", "BookmarksModel 3", "BookmarksModel 4", "BookmarksModel 5", "BookmarksModel 6",
+            ])
         #expect(bundle.current.model.versionName == "BookmarksModel 6")
     }
 }

@@ -82,10 +82,13 @@ enum CDQIReadmeData {
         }
         text = text.replacingOccurrences(
             of: languageEnd,
-            with: languageEnd + "\n        " + #"<relationship name="projects" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Project" inverseName="languages" inverseEntity="Project"/>"#)
+            with: languageEnd + "\n        "
+                + #"<relationship name="projects" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Project" inverseName="languages" inverseEntity="Project"/>"#
+        )
         text = text.replacingOccurrences(
             of: projectStart,
-            with: #"<relationship name="languages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Language" inverseName="projects" inverseEntity="Language"/>"#
+            with:
+                #"<relationship name="languages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Language" inverseName="projects" inverseEntity="Language"/>"#
                 + "\n        " + projectStart)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-readme-\(UUID())")
         let version = directory.appendingPathComponent("Developers.xcdatamodeld/Developers.xcdatamodel")

@@ -19,10 +19,10 @@ import Testing
     @Test func overview() throws {
         let (_, managedObjectContext) = try CDQIReadmeData.context()
         let swiftDevelopers = try managedObjectContext.from(Developer.self)
-                              .filter{ any($0.languages.name == "Swift") }
-                              .order(ascending: false, {$0.lastName})
-                              .limit(5)
-                              .all()
+            .filter { any($0.languages.name == "Swift") }
+            .order(ascending: false, { $0.lastName })
+            .limit(5)
+            .all()
         // Swift: Chris Lattner and Ada Lovelace; last names descending: Lovelace, Lattner.
         #expect(swiftDevelopers.map(\.firstName) == ["Ada", "Chris"])
     }
@@ -30,7 +30,7 @@ import Testing
     @Test func queryReuse() throws {
         let (_, managedObjectContext) = try CDQIReadmeData.context()
         let projectQuery = Query<Project, Project>()
-        let swiftProjectQuery = projectQuery.filter{ any($0.languages.name == "Swift") }
+        let swiftProjectQuery = projectQuery.filter { any($0.languages.name == "Swift") }
         // Vapor, Compiler and Kitura are written in Swift; the first query still sees all five projects.
         #expect(try swiftProjectQuery.count(managedObjectContext: managedObjectContext) == 3)
         #expect(try projectQuery.count(managedObjectContext: managedObjectContext) == 5)
@@ -41,16 +41,16 @@ import Testing
         let developerQuery = managedObjectContext.from(Developer.self)
         // predicate: languages.@count == 3 AND ANY languages.name == "Rust"
         // developersWhoKnowThreeLanguagesIncludingRust is an array of Developer entities
-        let developersWhoKnowThreeLanguagesIncludingRust = try developerQuery.filter{ $0.languages.cdqiCount() == 3 &&
-                                                           any($0.languages.name == "Rust") }.all()
+        let developersWhoKnowThreeLanguagesIncludingRust = try developerQuery.filter { $0.languages.cdqiCount() == 3 && any($0.languages.name == "Rust") }.all()
         // Three languages: Chris (Swift, C, Rust), Ada (no Rust), Simon (Haskell, C, Rust).
         #expect(Set(developersWhoKnowThreeLanguagesIncludingRust.map(\.firstName)) == ["Chris", "Simon"])
 
         // predicate: ANY languages.name == "Haskell"
         // haskellDevelopers is an array of dictionaries, e.g., [["firstName": "Haskell", "lastName": "Curry"]]
-        let haskellDevelopers = try developerQuery
-                                .filter{ developer in any(developer.languages.name == "Haskell") }
-                                .select{ developer in [developer.firstName, developer.lastName] }.all()
+        let haskellDevelopers =
+            try developerQuery
+            .filter { developer in any(developer.languages.name == "Haskell") }
+            .select { developer in [developer.firstName, developer.lastName] }.all()
         let haskellNames = Set(haskellDevelopers.map { "\($0["firstName"] as? String ?? "?") \($0["lastName"] as? String ?? "?")" })
         #expect(haskellNames == ["Haskell Curry", "Ada Lovelace", "Simon Peyton Jones"])
         #expect(haskellDevelopers.allSatisfy { $0.count == 2 })
@@ -60,8 +60,8 @@ import Testing
 
         // We can do a query in a single line
         var swiftProjectNames: [String] = try managedObjectContext.from(Project.self)
-                                          .filter(any(project.languages.name == "Swift"))
-                                          .order(project.name).array(project.name)
+            .filter(any(project.languages.name == "Swift"))
+            .order(project.name).array(project.name)
         #expect(swiftProjectNames == ["Compiler", "Kitura", "Vapor"])
 
         // Or we can build it up in multiple lines

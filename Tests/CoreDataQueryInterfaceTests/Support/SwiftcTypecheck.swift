@@ -16,7 +16,8 @@ enum SwiftcTypecheck {
         let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-I", modules]
+        process.arguments =
+            ["swiftc", "-typecheck", "-I", modules]
             + systemModules.flatMap { ["-Xcc", "-fmodule-map-file=\(packageRoot.path)/Sources/\($0)/module.modulemap"] }
             + ["-I", "/usr/include/libxml2"] + flags + [source.path]
         process.standardOutput = FileHandle.nullDevice

@@ -59,7 +59,9 @@ func tests(_ context: ManagedObjectContext, limit: Int, small: UInt8, nick: Stri
     _ = try employees.filter { $0.department.employees.cdqiCount() > 3 && $0.department.employees.salary.cdqiMax() >= 100 }.all()
     _ = try employees.filter { equalTo($0.lastName, "x", options: .caseInsensitive) && $0.salary.cdqiBetween(1, and: 2) && $0.hireDate > Date() }.all()
     _ = try employees.filter { $0.salary > NSNumber(value: 50_000) && $0.salary < NSNumber(value: 90_000.5) }.all()
-    _ = try context.from(Department.self).filter { any($0.employees.lastName == "x") || all($0.employees.salary > 1) || some($0.employees.salary > 1) || none($0.employees.salary > 1) }.all()
+    _ = try context.from(Department.self).filter {
+        any($0.employees.lastName == "x") || all($0.employees.salary > 1) || some($0.employees.salary > 1) || none($0.employees.salary > 1)
+    }.all()
     _ = try context.from(Department.self).filter { ($0.employees.salary > 100_000).cdqiAny() && ($0.name == "Legal").cdqiNot() }.all()
     _ = try context.from(Department.self).filter { subquery($0.employees) { $0.salary > 100 && $0.nickName == nil }.cdqiCount() > 2 && $0.budget > 10 }.all()
     let e = Employee.CDQIAttribute()

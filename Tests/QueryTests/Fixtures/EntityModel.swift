@@ -11,7 +11,9 @@ import Query
 /// The model: `Entity`, `Tool` (class `Gadget` in the model) and `Bare` (no `id`).
 enum EntityModel {
     static let model: ManagedObjectModel = {
-        func attribute(_ name: String, _ type: AttributeType, optional: Bool = true, default value: String? = nil)
+        func attribute(
+            _ name: String, _ type: AttributeType, optional: Bool = true, default value: String? = nil
+        )
             -> AttributeDescription
         {
             var attribute = AttributeDescription(name: name, type: type, isOptional: optional)

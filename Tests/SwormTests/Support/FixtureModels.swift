@@ -6,16 +6,20 @@ enum FixtureModels {
     /// and `IDURL` {id UUID, url URI}: the predicate tests.
     static var predicates: ManagedObjectModel {
         ManagedObjectModel(entities: [
-            ModelBuilder.entity("ABCD", [
-                ModelBuilder.attribute("a", .integer16, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("b", .integer64, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("c", .string),
-                ModelBuilder.attribute("d", .string),
-            ]),
-            ModelBuilder.entity("IDURL", [
-                ModelBuilder.attribute("id", .uuid),
-                ModelBuilder.attribute("url", .uri),
-            ]),
+            ModelBuilder.entity(
+                "ABCD",
+                [
+                    ModelBuilder.attribute("a", .integer16, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("b", .integer64, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("c", .string),
+                    ModelBuilder.attribute("d", .string),
+                ]),
+            ModelBuilder.entity(
+                "IDURL",
+                [
+                    ModelBuilder.attribute("id", .uuid),
+                    ModelBuilder.attribute("url", .uri),
+                ]),
         ])
     }
 
@@ -25,26 +29,32 @@ enum FixtureModels {
     /// name, date}, many-to-many `books` ↔ `authors`.
     static var guide: ManagedObjectModel {
         var entities = [
-            ModelBuilder.entity("T", [
-                ModelBuilder.attribute("amount", .double, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("count", .integer32, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("date", .date),
-                ModelBuilder.attribute("id", .integer64, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("marker", .string, required: true, defaultValue: ""),
-                ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
-            ]),
+            ModelBuilder.entity(
+                "T",
+                [
+                    ModelBuilder.attribute("amount", .double, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("count", .integer32, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("date", .date),
+                    ModelBuilder.attribute("id", .integer64, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("marker", .string, required: true, defaultValue: ""),
+                    ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
+                ]),
             ModelBuilder.entity("Foo", [ModelBuilder.attribute("name", .string)]),
             ModelBuilder.entity("Bar", [ModelBuilder.attribute("name", .string)]),
-            ModelBuilder.entity("Author", [
-                ModelBuilder.attribute("age", .integer64, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("id", .uuid),
-                ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
-            ]),
-            ModelBuilder.entity("Book", [
-                ModelBuilder.attribute("date", .date),
-                ModelBuilder.attribute("id", .uuid),
-                ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
-            ]),
+            ModelBuilder.entity(
+                "Author",
+                [
+                    ModelBuilder.attribute("age", .integer64, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("id", .uuid),
+                    ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
+                ]),
+            ModelBuilder.entity(
+                "Book",
+                [
+                    ModelBuilder.attribute("date", .date),
+                    ModelBuilder.attribute("id", .uuid),
+                    ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
+                ]),
         ]
         ModelBuilder.relate(&entities, "T", "foo", "Foo", "ts", inverseToMany: true)
         ModelBuilder.relate(&entities, "Foo", "bars", toMany: true, "Bar", "foo")
@@ -57,29 +67,33 @@ enum FixtureModels {
     /// wide Integer 64, real Double, text String}: a place to store values that do not fit.
     static var attributes: ManagedObjectModel {
         ManagedObjectModel(entities: [
-            ModelBuilder.entity("FullSet", [
-                ModelBuilder.attribute("x1", .boolean, required: true, defaultValue: "NO"),
-                ModelBuilder.attribute("x2", .integer16, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x3", .integer16, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x4", .integer32, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x5", .integer64, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x6", .float, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x7", .double, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x8", .decimal, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x9", .date),
-                ModelBuilder.attribute("x10", .string),
-                ModelBuilder.attribute("x11", .binaryData),
-                ModelBuilder.attribute("x12", .uuid),
-                ModelBuilder.attribute("x13", .uri),
-                ModelBuilder.attribute("x14", .integer32, required: true, defaultValue: "0"),
-                ModelBuilder.attribute("x15", .integer32),
-            ]),
-            ModelBuilder.entity("Narrow", [
-                ModelBuilder.attribute("real", .double),
-                ModelBuilder.attribute("small", .integer16),
-                ModelBuilder.attribute("text", .string),
-                ModelBuilder.attribute("wide", .integer64),
-            ]),
+            ModelBuilder.entity(
+                "FullSet",
+                [
+                    ModelBuilder.attribute("x1", .boolean, required: true, defaultValue: "NO"),
+                    ModelBuilder.attribute("x2", .integer16, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x3", .integer16, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x4", .integer32, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x5", .integer64, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x6", .float, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x7", .double, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x8", .decimal, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x9", .date),
+                    ModelBuilder.attribute("x10", .string),
+                    ModelBuilder.attribute("x11", .binaryData),
+                    ModelBuilder.attribute("x12", .uuid),
+                    ModelBuilder.attribute("x13", .uri),
+                    ModelBuilder.attribute("x14", .integer32, required: true, defaultValue: "0"),
+                    ModelBuilder.attribute("x15", .integer32),
+                ]),
+            ModelBuilder.entity(
+                "Narrow",
+                [
+                    ModelBuilder.attribute("real", .double),
+                    ModelBuilder.attribute("small", .integer16),
+                    ModelBuilder.attribute("text", .string),
+                    ModelBuilder.attribute("wide", .integer64),
+                ]),
         ])
     }
 
@@ -88,11 +102,13 @@ enum FixtureModels {
     /// `Cover` {url URI}, `Review` {text String}, `Author` {name String}.
     static var library: ManagedObjectModel {
         var entities = [
-            ModelBuilder.entity("Book", [
-                ModelBuilder.attribute("id", .uuid),
-                ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
-                ModelBuilder.attribute("year", .integer64, required: true, defaultValue: "0"),
-            ]),
+            ModelBuilder.entity(
+                "Book",
+                [
+                    ModelBuilder.attribute("id", .uuid),
+                    ModelBuilder.attribute("name", .string, required: true, defaultValue: ""),
+                    ModelBuilder.attribute("year", .integer64, required: true, defaultValue: "0"),
+                ]),
             ModelBuilder.entity("Cover", [ModelBuilder.attribute("url", .uri)]),
             ModelBuilder.entity("Review", [ModelBuilder.attribute("text", .string, required: true, defaultValue: "")]),
             ModelBuilder.entity("Author", [ModelBuilder.attribute("name", .string, required: true, defaultValue: "")]),

@@ -71,23 +71,26 @@ public struct CompanyRoutes: Sendable {
         let rows = try await filter.query
             .select { (PrimaryKeyColumn(), $0.firstName, $0.lastName, $0.nickName, $0.salary, $0.department.name) }
             .all(in: container)
-        return try EmployeeList(employees: rows.map { row throws(HTTPError) in
-            guard let id = row.0, let firstName = row.1, let lastName = row.2 else {
-                throw HTTPError(.internalServerError, message: "an employee row lacks its key or a required name")
-            }
-            return EmployeeRecord(
-                id: id, firstName: firstName, lastName: lastName, nickName: row.3, salary: row.4 ?? 0, department: row.5)
-        })
+        return try EmployeeList(
+            employees: rows.map { row throws(HTTPError) in
+                guard let id = row.0, let firstName = row.1, let lastName = row.2 else {
+                    throw HTTPError(.internalServerError, message: "an employee row lacks its key or a required name")
+                }
+                return EmployeeRecord(
+                    id: id, firstName: firstName, lastName: lastName, nickName: row.3, salary: row.4 ?? 0, department: row.5)
+            })
     }
 
     func stats(department: String?) async throws -> SalaryReport {
         var query = Query.from(Employee.self)
         if let department {
-            query = department.isEmpty
+            query =
+                department.isEmpty
                 ? query.filter { $0.department == nil }
                 : query.filter { $0.department.name == department }
         }
-        let rows = try await query
+        let rows =
+            try await query
             .select {
                 [
                     $0.department.name, $0.salary.cdqiCount(alias: "employees"), $0.salary.cdqiSum(alias: "total"),
@@ -97,17 +100,18 @@ public struct CompanyRoutes: Sendable {
             .groupBy { $0.department.name }
             .order { $0.department.name }
             .dictionaries(in: container)
-        return try SalaryReport(departments: rows.map { row throws(HTTPError) in
-            guard let count = row["employees"] as? Int, let total = row["total"] as? Int,
-                let min = (row["min"] as? Int).flatMap(Int32.init(exactly:)),
-                let max = (row["max"] as? Int).flatMap(Int32.init(exactly:))
-            else {
-                throw HTTPError(.internalServerError, message: "a salary aggregate is missing or out of range: \(row)")
-            }
-            return SalaryStats(
-                department: row["departmentName"] as? String, employees: Int64(count), totalSalary: Int64(total),
-                minSalary: min, maxSalary: max)
-        })
+        return try SalaryReport(
+            departments: rows.map { row throws(HTTPError) in
+                guard let count = row["employees"] as? Int, let total = row["total"] as? Int,
+                    let min = (row["min"] as? Int).flatMap(Int32.init(exactly:)),
+                    let max = (row["max"] as? Int).flatMap(Int32.init(exactly:))
+                else {
+                    throw HTTPError(.internalServerError, message: "a salary aggregate is missing or out of range: \(row)")
+                }
+                return SalaryStats(
+                    department: row["departmentName"] as? String, employees: Int64(count), totalSalary: Int64(total),
+                    minSalary: min, maxSalary: max)
+            })
     }
 
     func employee(_ id: Int64) async throws -> EmployeeRecord {

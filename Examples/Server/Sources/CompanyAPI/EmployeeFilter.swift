@@ -44,7 +44,8 @@ struct EmployeeFilter: Sendable {
     var query: Query<Employee, Employee> {
         var query = Query.from(Employee.self)
         if let department {
-            query = department.isEmpty
+            query =
+                department.isEmpty
                 ? query.filter { $0.department == nil }
                 : query.filter { $0.department.name == department }
         }

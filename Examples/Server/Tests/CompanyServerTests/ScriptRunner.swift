@@ -89,13 +89,14 @@ struct ScriptRunner {
     /// The record with its key replaced by the label of this client's slot, or "sample" for an
     /// employee of the sample data, or "key N" for anyone else's (which a client never sees).
     private func label(_ record: EmployeeRecord, _ run: ClientRun) -> ExpectedEmployee {
-        let label = if let slot = run.keys.firstIndex(of: record.id) {
-            "c\(script.client)#\(slot)"
-        } else if record.id <= Int64(SampleData.employees.count) {  // inserted first, in one save: keys 1…12
-            "sample"
-        } else {
-            "key \(record.id)"
-        }
+        let label =
+            if let slot = run.keys.firstIndex(of: record.id) {
+                "c\(script.client)#\(slot)"
+            } else if record.id <= Int64(SampleData.employees.count) {  // inserted first, in one save: keys 1…12
+                "sample"
+            } else {
+                "key \(record.id)"
+            }
         return ExpectedEmployee(
             label: label, firstName: record.firstName, lastName: record.lastName, nickName: record.nickName,
             salary: record.salary, department: record.department)

@@ -130,7 +130,8 @@ import Testing
             case .get, .list, .stats: false
             }
         }.count
-        print("""
+        print(
+            """
             example server: \(latencies.count) requests (\(writes) writes) from \(runs.count) clients in \
             \(String(format: "%.2f", seconds)) s, \(String(format: "%.0f", Double(latencies.count) / seconds)) requests/s; \
             latency p50 \(percentile(0.5)) ms, p99 \(percentile(0.99)) ms, max \(percentile(1)) ms

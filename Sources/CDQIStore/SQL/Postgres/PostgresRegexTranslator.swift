@@ -39,9 +39,10 @@ enum PostgresRegexTranslator {
         } catch {
             return .failure(error)
         }
-        return .success(Translation(
-            pattern: "^(?:" + translator.output + ")$", caseInsensitive: translator.caseInsensitive,
-            needsASCIISubject: translator.needsASCIISubject))
+        return .success(
+            Translation(
+                pattern: "^(?:" + translator.output + ")$", caseInsensitive: translator.caseInsensitive,
+                needsASCIISubject: translator.needsASCIISubject))
     }
 
     /// The ARE for ICU's `.`: any character but a line terminator.
@@ -179,12 +180,24 @@ enum PostgresRegexTranslator {
             case "n", "t", "r", "f":
                 output += "\\"
                 output.unicodeScalars.append(c)
-            case "d": needsASCIISubject = true; output += "[0-9]"
-            case "D": needsASCIISubject = true; output += "[^0-9]"
-            case "w": needsASCIISubject = true; output += "[A-Za-z0-9_]"
-            case "W": needsASCIISubject = true; output += "[^A-Za-z0-9_]"
-            case "s": needsASCIISubject = true; output += "[\\t\\n\\f\\r ]"
-            case "S": needsASCIISubject = true; output += "[^\\t\\n\\f\\r ]"
+            case "d":
+                needsASCIISubject = true
+                output += "[0-9]"
+            case "D":
+                needsASCIISubject = true
+                output += "[^0-9]"
+            case "w":
+                needsASCIISubject = true
+                output += "[A-Za-z0-9_]"
+            case "W":
+                needsASCIISubject = true
+                output += "[^A-Za-z0-9_]"
+            case "s":
+                needsASCIISubject = true
+                output += "[\\t\\n\\f\\r ]"
+            case "S":
+                needsASCIISubject = true
+                output += "[^\\t\\n\\f\\r ]"
             default:
                 guard c.isASCII, !c.properties.isAlphabetic, !("0"..."9").contains(c) else {
                     throw refuse("the escape '\\\(c)'", at: start)
@@ -267,7 +280,9 @@ enum PostgresRegexTranslator {
             case "\t": output += "\\t"
             case "\r": output += "\\r"
             case "\u{0C}": output += "\\f"
-            case "]", "\\", "^", "-", "[": output += "\\"; output.unicodeScalars.append(c)
+            case "]", "\\", "^", "-", "[":
+                output += "\\"
+                output.unicodeScalars.append(c)
             default: output.unicodeScalars.append(c)
             }
         }

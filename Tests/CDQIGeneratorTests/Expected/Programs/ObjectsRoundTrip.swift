@@ -166,8 +166,9 @@ do {
     check(items.compactMap { ($0 as? Item)?.tags.count } == [1, 1], "inherited to-many")
     let shelves = try context.fetch(FetchRequest(entityName: "Shelf")).compactMap { $0 as? Shelf }
     check(shelves.first?.items.map(\.title) == ["Blue", "Dune"], "order after reopening")
-    check(entityName(Album.self) == "Album" && entityName(Book.self) == "Book" && entityName(Item.self) == "Item",
-          "sub-entity classes name their own entity through the root's conformance")
+    check(
+        entityName(Album.self) == "Album" && entityName(Book.self) == "Book" && entityName(Item.self) == "Item",
+        "sub-entity classes name their own entity through the root's conformance")
     check(context.accessorErrors.isEmpty, "no accessor failed while reading")
 }
 
