@@ -15,7 +15,7 @@ let package = Package(
                 .product(name: "CDQIStore", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIModel", package: "CoreDataQueryInterface"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

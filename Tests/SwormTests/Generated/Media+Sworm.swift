@@ -4,105 +4,102 @@ import Foundation
 import Sworm
 
 public struct Album: Equatable, Sendable {
-    public var title: String = "Untitled"
-    public var `default`: Int16 = 5
-    public var trackCount: Int16 = 0
-    public var rating: Double = 4.5
-    public var price: Decimal = Decimal(string: "9.99") ?? 0
-    public var link: URL?
-    public var flag: Bool = true
-    public var cover: Data = Data()
-    public var added: Date = Date(timeIntervalSinceReferenceDate: 0)
-    public var key: UUID = UUID()
-    // 'blob' (Transformable) is not mapped: Sworm maps the primitive attribute types only.
+  public var title: String = "Untitled"
+  public var `default`: Int16 = 5
+  public var trackCount: Int16 = 0
+  public var rating: Double = 4.5
+  public var price: Decimal = Decimal(string: "9.99") ?? 0
+  public var link: URL?
+  public var flag: Bool = true
+  public var cover: Data = Data()
+  public var added: Date = Date(timeIntervalSinceReferenceDate: 0)
+  public var key: UUID = UUID()
+  // 'blob' (Transformable) is not mapped: Sworm maps the primitive attribute types only.
 
-    public init() {}
+  public init() {}
 
-    public init(
-        title: String = "Untitled", `default`: Int16 = 5, trackCount: Int16 = 0, rating: Double = 4.5, price: Decimal = Decimal(string: "9.99") ?? 0,
-        link: URL? = nil, flag: Bool = true, cover: Data = Data(), added: Date = Date(timeIntervalSinceReferenceDate: 0), key: UUID = UUID()
-    ) {
-        self.title = title
-        self.`default` = `default`
-        self.trackCount = trackCount
-        self.rating = rating
-        self.price = price
-        self.link = link
-        self.flag = flag
-        self.cover = cover
-        self.added = added
-        self.key = key
-    }
+  public init(title: String = "Untitled", `default`: Int16 = 5, trackCount: Int16 = 0, rating: Double = 4.5, price: Decimal = Decimal(string: "9.99") ?? 0, link: URL? = nil, flag: Bool = true, cover: Data = Data(), added: Date = Date(timeIntervalSinceReferenceDate: 0), key: UUID = UUID()) {
+    self.title = title
+    self.`default` = `default`
+    self.trackCount = trackCount
+    self.rating = rating
+    self.price = price
+    self.link = link
+    self.flag = flag
+    self.cover = cover
+    self.added = added
+    self.key = key
+  }
 }
 
 extension Album: ManagedObjectConvertible {
-    public static let entityName = "Album"
+  public static let entityName = "Album"
 
-    public static let attributes: Set<Attribute<Album>> = [
-        .init(\.title, "title"),
-        .init(\.`default`, "default"),
-        .init(\.trackCount, "trackCount"),
-        .init(\.rating, "rating"),
-        .init(\.price, "price"),
-        .init(\.link, "link"),
-        .init(\.flag, "flag"),
-        .init(\.cover, "cover"),
-        .init(\.added, "added"),
-        .init(\.key, "key"),
-    ]
+  public static let attributes: Set<Attribute<Album>> = [
+    .init(\.title, "title"),
+    .init(\.`default`, "default"),
+    .init(\.trackCount, "trackCount"),
+    .init(\.rating, "rating"),
+    .init(\.price, "price"),
+    .init(\.link, "link"),
+    .init(\.flag, "flag"),
+    .init(\.cover, "cover"),
+    .init(\.added, "added"),
+    .init(\.key, "key"),
+  ]
 
-    public struct Relations: Sendable {
-        public let tracks = ToManyOrderedRelation<Track>("tracks")
-        public init() {}
-    }
+  public struct Relations: Sendable {
+    public let tracks = ToManyOrderedRelation<Track>("tracks")
+    public init() {}
+  }
 
-    public static let relations = Relations()
+  public static let relations = Relations()
 }
 
 public struct Item: Equatable, Sendable {
-    public var title: String = "Untitled"
-    public var `default`: Int16 = 5
+  public var title: String = "Untitled"
+  public var `default`: Int16 = 5
 
-    public init() {}
+  public init() {}
 
-    public init(title: String = "Untitled", `default`: Int16 = 5) {
-        self.title = title
-        self.`default` = `default`
-    }
+  public init(title: String = "Untitled", `default`: Int16 = 5) {
+    self.title = title
+    self.`default` = `default`
+  }
 }
 
 extension Item: ManagedObjectConvertible {
-    public static let entityName = "Item"
+  public static let entityName = "Item"
 
-    public static let attributes: Set<Attribute<Item>> = [
-        .init(\.title, "title"),
-        .init(\.`default`, "default"),
-    ]
+  public static let attributes: Set<Attribute<Item>> = [
+    .init(\.title, "title"),
+    .init(\.`default`, "default"),
+  ]
 
-    public static let relations: Void = ()
+  public static let relations: Void = ()
 }
 
 public struct Track: Equatable, Sendable {
-    public var name: String?
+  public var name: String?
 
-    public init() {}
+  public init() {}
 
-    public init(name: String? = nil) {
-        self.name = name
-    }
+  public init(name: String? = nil) {
+    self.name = name
+  }
 }
 
 extension Track: ManagedObjectConvertible {
-    public static let entityName = "Track"
+  public static let entityName = "Track"
 
-    public static let attributes: Set<Attribute<Track>> = [
-        .init(\.name, "name")
-    ]
+  public static let attributes: Set<Attribute<Track>> = [
+    .init(\.name, "name"),
+  ]
 
-    public struct Relations: Sendable {
-        public let album = ToOneRelation<Album>("album")
-        public init() {}
-    }
+  public struct Relations: Sendable {
+    public let album = ToOneRelation<Album>("album")
+    public init() {}
+  }
 
-    public static let relations = Relations()
+  public static let relations = Relations()
 }

@@ -127,16 +127,16 @@ func run() throws {
 /// test checks that both say the same), on a store of its own.
 func readmeSnippet(storeURL: URL) throws -> String {
     // README snippet: generated classes
-    let container = try PersistentContainer(model: CompanyModel.self, url: storeURL)   // url: nil for in memory
+    let container = try PersistentContainer(model: CompanyModel.self, url: storeURL)  // url: nil for in memory
     let context = container.viewContext
     let engineering = try context.insert(Department.self)
     engineering.name = "Engineering"
     let ann = try context.insert(Employee.self)
     ann.firstName = "Ann"
     ann.lastName = "Lee"
-    ann.department = engineering            // also adds ann to engineering.employees
+    ann.department = engineering  // also adds ann to engineering.employees
     try context.save()
-    let staff = try context.fetch(FetchRequest(entityName: "Employee"))   // Employee instances
+    let staff = try context.fetch(FetchRequest(entityName: "Employee"))  // Employee instances
     // README snippet end
     let fetched = staff.compactMap { $0 as? Employee }.map(\.lastName)
     let members = engineering.employees.map(\.lastName)
