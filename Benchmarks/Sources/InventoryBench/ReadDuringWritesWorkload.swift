@@ -1,13 +1,17 @@
 import CDQIStore
+import CSQLiteRaw
 import CoreDataQueryInterface
 import Foundation
+import GRDB
 import Synchronization
 
-/// W12: reads during writes. Three reader threads, each with a context of its own, look items up by
-/// their indexed code (W3's typed query), timing every lookup; first with no writer, then while a
-/// writer thread saves batches of 1,000 new items, one after another, until the readers are done.
-/// The line gives the lookups' p50 and p99 both ways and their ratios. It runs on a store file of its
-/// own (the writes would change the other workloads' data).
+/// W12: reads during writes. Three reader threads look items up by their indexed code, timing every
+/// lookup; first with no writer, then while a writer thread saves batches of 1,000 new items, one after
+/// another, until the readers are done. The line gives the lookups' p50 and p99 both ways and their
+/// ratios, for three contenders measured in the same run, each on a store file of its own (the writes
+/// would change the other workloads' data): ours (a context per reader, W3's typed query; the writer a
+/// new context per batch), GRDB (a `DatabasePool`, `pool.read` per lookup and `pool.write` per batch,
+/// as its documentation recommends) and the raw C API (a connection per thread, one transaction per batch).
 public struct ReadDuringWritesWorkload {
     public static let readers = 3
     public static let batchSize = 1_000
@@ -31,84 +35,218 @@ public struct ReadDuringWritesWorkload {
         }
     }
 
+    /// One way of reading and writing: a reader's lookup (made once per reader thread) and the writer.
+    struct Contender: Sendable {
+        var name: String
+        /// Makes one reader's lookup, which throws when the code is not found.
+        var makeReader: @Sendable () throws -> (String) throws -> Void
+        /// Saves batches while readers are left; returns the batch count.
+        var write: @Sendable (ReadersLeft) throws -> Int
+    }
+
     /// The W12 summary line.
     public func line() throws -> String {
-        let url = try fixture.makePopulatedStore(named: "w12-ours.sqlite", itemCount: fixture.data.itemCount, withParts: false)
-        let container = try PersistentContainer(model: fixture.model, url: url)
-        try InventoryEntities.register(on: container.coordinator)
-        _ = try run(container: container, writing: false)  // warm-up: readers opened, pages cached
-        let quiet = try run(container: container, writing: false)
-        let busy = try run(container: container, writing: true)
+        let contenders = [try ours(), try grdb(), try raw()]
         func us(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1_000_000) + " µs" }
-        func ratio(_ fraction: Double) -> String {
-            WorkloadResult.format(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
+        var parts: [String] = []
+        var missing: [String] = []
+        var p99WithWriter: [Double] = []
+        let expected = Self.readers * codes.count
+        for contender in contenders {
+            _ = try run(contender, writing: false)  // warm-up: readers opened, pages cached
+            let quiet = try run(contender, writing: false)
+            let busy = try run(contender, writing: true)
+            func ratio(_ fraction: Double) -> String {
+                WorkloadResult.format(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
+            }
+            parts.append(
+                "\(contender.name) p50 \(us(quiet.percentile(0.5))) without writer, \(us(busy.percentile(0.5))) with "
+                    + "(×\(ratio(0.5))); p99 \(us(quiet.percentile(0.99))) without, \(us(busy.percentile(0.99))) with "
+                    + "(×\(ratio(0.99))); \(busy.batches) batches saved meanwhile")
+            p99WithWriter.append(busy.percentile(0.99))
+            if quiet.latencies.count != expected || busy.latencies.count != expected {
+                missing.append("\(contender.name) \(quiet.latencies.count), \(busy.latencies.count) of \(expected)")
+            }
         }
+        func share(_ index: Int) -> String { WorkloadResult.format(p99WithWriter[0] / p99WithWriter[index], digits: 2) }
         var line =
             "W12 reads during writes (\(Self.readers) readers × \(codes.count) lookups, writer saving "
-            + "\(Self.batchSize)-object batches): ours p50 \(us(quiet.percentile(0.5))) without writer, "
-            + "\(us(busy.percentile(0.5))) with (×\(ratio(0.5))); p99 \(us(quiet.percentile(0.99))) without, "
-            + "\(us(busy.percentile(0.99))) with (×\(ratio(0.99))); \(busy.batches) batches saved meanwhile"
-        let expected = Self.readers * codes.count
-        if quiet.latencies.count != expected || busy.latencies.count != expected {
-            line += " [LOOKUPS MISSING: \(quiet.latencies.count), \(busy.latencies.count) of \(expected)]"
-        }
+            + "\(Self.batchSize)-object batches): " + parts.joined(separator: "; ")
+            + "; p99 with writer ours/raw \(share(2)), ours/GRDB \(share(1))"
+        if !missing.isEmpty { line += " [LOOKUPS MISSING: \(missing.joined(separator: ", "))]" }
         return line
     }
 
     /// One run: the readers, and with `writing` the writer until the readers are done.
-    func run(container: PersistentContainer, writing: Bool) throws -> Run {
+    func run(_ contender: Contender, writing: Bool) throws -> Run {
         let codes = self.codes
         let readersLeft = ReadersLeft(Self.readers)
         let threads = Self.readers + (writing ? 1 : 0)
         let results: [[Double]] = try ConcurrentRuns.run(threads) { index in
             if index == Self.readers {
-                return [Double(try Self.write(container: container, while: readersLeft))]
+                return [Double(try contender.write(readersLeft))]
             }
             defer { readersLeft.count.subtract(1, ordering: .releasing) }
-            return try Self.read(container: container, codes: codes)
+            let lookup = try contender.makeReader()
+            var latencies: [Double] = []
+            latencies.reserveCapacity(codes.count)
+            for code in codes {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try lookup(code)
+                latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            return latencies
         }
         return Run(latencies: results.prefix(Self.readers).flatMap { $0 }, batches: writing ? Int(results[Self.readers].first ?? 0) : 0)
     }
 
-    /// Looks every code up once through a new context; each lookup's time, in seconds.
-    static func read(container: PersistentContainer, codes: [String]) throws -> [Double] {
-        let context = container.newContext()
-        var latencies: [Double] = []
-        latencies.reserveCapacity(codes.count)
-        for code in codes {
-            let start = DispatchTime.now().uptimeNanoseconds
-            guard let item = try context.from(Item.self).filter({ $0.code == code }).first(), item.code == code else {
-                throw RawSQLite.Failure(description: "W12: no item \(code)")
-            }
-            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        return latencies
+    // MARK: Ours
+
+    func ours() throws -> Contender {
+        let url = try fixture.makePopulatedStore(named: "w12-ours.sqlite", itemCount: fixture.data.itemCount, withParts: false)
+        let container = try PersistentContainer(model: fixture.model, url: url)
+        try InventoryEntities.register(on: container.coordinator)
+        return Contender(
+            name: "ours",
+            makeReader: {
+                let context = container.newContext()
+                return { code in
+                    guard let item = try context.from(Item.self).filter({ $0.code == code }).first(), item.code == code else {
+                        throw RawSQLite.Failure(description: "W12: no item \(code)")
+                    }
+                }
+            },
+            write: { readersLeft in
+                var batches = 0
+                var next = 0
+                while readersLeft.count.load(ordering: .acquiring) > 0 {
+                    let context = container.newContext()
+                    for _ in 0..<Self.batchSize {
+                        let values = InventoryData.item(next)
+                        let item = try context.insert(Item.self)
+                        item.active = values.active
+                        item.code = "W" + values.code
+                        item.createdAt = values.createdAt
+                        item.price = values.price
+                        item.quantity = values.quantity
+                        item.rank = values.rank
+                        item.score = values.score
+                        item.title = values.title
+                        next += 1
+                    }
+                    _ = try context.save()
+                    batches += 1
+                }
+                return batches
+            })
     }
 
-    /// Saves batches of new items, each through a new context, while readers are left; the batch count.
-    static func write(container: PersistentContainer, while readersLeft: ReadersLeft) throws -> Int {
-        var batches = 0
-        var next = 0
-        while readersLeft.count.load(ordering: .acquiring) > 0 {
-            let context = container.newContext()
-            for _ in 0..<batchSize {
-                let values = InventoryData.item(next)
-                let item = try context.insert(Item.self)
-                item.active = values.active
-                item.code = "W" + values.code
-                item.createdAt = values.createdAt
-                item.price = values.price
-                item.quantity = values.quantity
-                item.rank = values.rank
-                item.score = values.score
-                item.title = values.title
-                next += 1
-            }
-            _ = try context.save()
-            batches += 1
-        }
-        return batches
+    // MARK: GRDB
+
+    func grdb() throws -> Contender {
+        let url = try fixture.makePopulatedStore(named: "w12-grdb.sqlite", itemCount: fixture.data.itemCount, withParts: false)
+        let pool = try DatabasePool(path: url.path, configuration: GRDBWorkloads.configuration())
+        let itemEntity = fixture.itemEntity
+        return Contender(
+            name: "GRDB (DatabasePool, row init)",
+            makeReader: {
+                { code in
+                    let found = try pool.read { db in try GRDBItemRow.filter(Column("ZCODE") == code).fetchOne(db) }
+                    guard found != nil else { throw RawSQLite.Failure(description: "W12: GRDB found no item \(code)") }
+                }
+            },
+            write: { readersLeft in
+                var batches = 0
+                var next = 0
+                while readersLeft.count.load(ordering: .acquiring) > 0 {
+                    try pool.write { db in
+                        let first = (try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [itemEntity]) ?? 0) + 1
+                        let insert = try db.cachedStatement(sql: Self.insertSQL)
+                        for offset in 0..<Int64(Self.batchSize) {
+                            let item = InventoryData.item(next)
+                            try insert.execute(arguments: [
+                                first + offset, itemEntity, item.active ? 1 : 0, "W" + item.code,
+                                item.createdAt.timeIntervalSinceReferenceDate, item.price, item.quantity, Int64(item.rank),
+                                Int64(item.score), item.title,
+                            ])
+                            next += 1
+                        }
+                        try db.execute(
+                            sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
+                            arguments: [first + Int64(Self.batchSize) - 1, itemEntity])
+                    }
+                    batches += 1
+                }
+                return batches
+            })
     }
+
+    // MARK: Raw
+
+    func raw() throws -> Contender {
+        let url = try fixture.makePopulatedStore(named: "w12-raw.sqlite", itemCount: fixture.data.itemCount, withParts: false)
+        let path = url.path
+        let itemEntity = fixture.itemEntity
+        return Contender(
+            name: "raw",
+            makeReader: {
+                let db = try RawSQLite(path: path)
+                let lookup = try db.prepare("SELECT \(RawItem.columns) FROM ZITEM t0 WHERE t0.ZCODE = ? LIMIT 1")
+                return { code in
+                    // The reader's connection lives as long as its lookup.
+                    withExtendedLifetime(db) {}
+                    defer { sqlite3_reset(lookup.handle) }
+                    lookup.handle.bindText(code, at: 1)
+                    guard sqlite3_step(lookup.handle) == SQLITE_ROW, RawItem(lookup.handle).code == code else {
+                        throw RawSQLite.Failure(description: "W12: raw found no item \(code)")
+                    }
+                }
+            },
+            write: { readersLeft in
+                let db = try RawSQLite(path: path)
+                let maxKey = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+                let insert = try db.prepare(Self.insertSQL)
+                let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+                var batches = 0
+                var next = 0
+                while readersLeft.count.load(ordering: .acquiring) > 0 {
+                    try db.exec("BEGIN IMMEDIATE")
+                    sqlite3_bind_int64(maxKey.handle, 1, itemEntity)
+                    guard sqlite3_step(maxKey.handle) == SQLITE_ROW else { throw RawSQLite.Failure(description: "W12: no Z_MAX") }
+                    let first = sqlite3_column_int64(maxKey.handle, 0) + 1
+                    sqlite3_reset(maxKey.handle)
+                    let s = insert.handle
+                    for offset in 0..<Int64(Self.batchSize) {
+                        let item = InventoryData.item(next)
+                        sqlite3_bind_int64(s, 1, first + offset)
+                        sqlite3_bind_int64(s, 2, itemEntity)
+                        sqlite3_bind_int64(s, 3, item.active ? 1 : 0)
+                        s.bindText("W" + item.code, at: 4)
+                        sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
+                        sqlite3_bind_double(s, 6, item.price)
+                        sqlite3_bind_int64(s, 7, item.quantity)
+                        sqlite3_bind_int64(s, 8, Int64(item.rank))
+                        sqlite3_bind_int64(s, 9, Int64(item.score))
+                        s.bindText(item.title, at: 10)
+                        try db.check(sqlite3_step(s))
+                        sqlite3_reset(s)
+                        next += 1
+                    }
+                    sqlite3_bind_int64(update.handle, 1, first + Int64(Self.batchSize) - 1)
+                    sqlite3_bind_int64(update.handle, 2, itemEntity)
+                    try db.check(sqlite3_step(update.handle))
+                    sqlite3_reset(update.handle)
+                    try db.exec("COMMIT")
+                    batches += 1
+                }
+                return batches
+            })
+    }
+
+    /// The writer's insert for GRDB and raw (the same columns ours' save writes for these items).
+    static let insertSQL =
+        "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE)"
+        + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
 }
 
 /// The number of W12 readers still reading, shared by the readers and the writer.
