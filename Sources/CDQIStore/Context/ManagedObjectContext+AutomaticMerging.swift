@@ -11,7 +11,9 @@ extension ManagedObjectContext {
     ///   ``existingObject(with:)`` throws ``ContextError/objectNotFound(objectID:)``);
     /// - an object the save *updated* that has unsaved changes here is left as it is: its snapshot still
     ///   names the row version it was read at, so the next ``save()`` meets the newer row and
-    ///   ``mergePolicy`` decides, exactly as without merging;
+    ///   ``mergePolicy`` decides, exactly as without merging; if its changes are undone first, the next
+    ///   processing of pending changes turns it into a fault (reported as refreshed), so that it reads
+    ///   the newer row;
     /// - an object the save *deleted* that has unsaved changes here is deleted here, as Core Data's merge
     ///   does: it becomes a pending delete (``ManagedObject/isDeleted``, left out of fetches), observers
     ///   and fetched-results controllers hear of it as deleted, and its next save deletes nothing;
@@ -85,7 +87,10 @@ extension ManagedObjectContext {
         for id in updated {
             guard let object = registered[id] else { continue }
             if object.isLoaded {
-                guard !object.hasChanges else { continue }
+                guard !object.hasChanges else {
+                    staleUnderChanges.append(object)
+                    continue
+                }
                 object.turnIntoFault()
             }
             rebaseProcessedState(of: object)

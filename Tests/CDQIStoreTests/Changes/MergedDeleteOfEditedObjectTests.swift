@@ -121,4 +121,42 @@ struct MergedDeleteOfEditedObjectTests {
         #expect(f.context.registeredObject(for: a1.objectID) == nil)
         #expect(throws: ManagedObjectError.self) { try a1.value(forKey: "name") }
     }
+
+    // MARK: Updated elsewhere, then the unsaved change undone
+
+    @Test("a row updated by another context's save under an unsaved edit: once the edit is undone, the object reads the row")
+    func updateElsewhereThenUndo() throws {
+        let coordinator = try ChangeTestSupport.coordinator()
+        let f = try Fixture(Self.start, coordinator: coordinator)
+        f.context.automaticallyMergesChangesFromParent = true
+        try Self.editUnsaved(f, "a1", "name", "a1 edited")
+        let other = ManagedObjectContext(coordinator: coordinator)
+        try other.existingObject(with: f["a1"].objectID).setValue(Int64(-1), forKey: "rank")
+        try other.save()
+        f.context.processPendingMerges()
+        // Left for the merge policy (automatic merges keep an edited object as read): nothing yet.
+        #expect(try f.check() == [])
+        #expect(try f["a1"].value(forKey: "rank") as? Int64 == 1)
+        // The edit undone: a1 has no changes, reads rank -1 and leaves the predicate ([0,0] deleted).
+        try f["a1"].setValue("a1", forKey: "name")
+        f.context.processPendingChanges()
+        #expect(try f.check() == ["W", "O(del,[0,0])", "D"])
+        #expect(!f["a1"].hasChanges)
+        #expect(try f["a1"].value(forKey: "rank") as? Int64 == -1)
+    }
+
+    @Test("a batch update of the section key under an unsaved edit, the edit undone: a move to a new section")
+    func batchUpdateThenUndo() throws {
+        let f = try Fixture([("a1", "A", 1), ("a2", "A", 2)])
+        try Self.editUnsaved(f, "a1", "name", "a1 edited")
+        _ = try f.context.execute(
+            BatchUpdateRequest(
+                entityName: "Item", predicate: try PredicateNode(format: "name == %@", "a1"), propertiesToUpdate: ["group": .value("B")]))
+        #expect(try f.check() == [])
+        try f["a1"].setValue("a1", forKey: "name")
+        f.context.processPendingChanges()
+        // A:[a2] B:[a1]: section B inserted at 1, a1 moved from [0,0] to [1,0].
+        #expect(try f.check() == ["W", "S(ins,1)", "O(move,[0,0]→[1,0])", "D"])
+        #expect(try f["a1"].value(forKey: "group") as? String == "B")
+    }
 }
