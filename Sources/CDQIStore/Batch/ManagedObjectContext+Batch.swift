@@ -20,8 +20,11 @@ extension ManagedObjectContext {
     /// ``automaticallyMergesChangesFromParent``): a registered object whose row was deleted leaves the
     /// context and becomes an invalidated fault (using it throws
     /// ``ManagedObjectError/faultNotFulfilled(objectID:)``); an unchanged object whose row a nullify changed
-    /// turns into a fault and reads the new values when next used. An object with unsaved changes keeps
-    /// them; its next save meets the newer or deleted row and ``mergePolicy`` decides. Pending changes of
+    /// turns into a fault and reads the new values when next used. A registered object with unsaved
+    /// changes whose row was deleted is deleted here (as Core Data's merge does): it becomes a pending
+    /// delete, fetched-results controllers report its deletion, and its next save deletes nothing. One
+    /// with unsaved changes whose row was changed keeps them; its next save meets the newer row and
+    /// ``mergePolicy`` decides. Pending changes of
     /// this context are not part of the request (as in Core Data, it reads the store only).
     ///
     /// - Returns: per ``BatchDeleteRequest/resultType``: `.status(true)`, the number of rows the

@@ -7,8 +7,9 @@ extension ManagedObjectContext {
     /// object without unsaved changes whose row was `updated` turns into a fault (its next use reads the
     /// row); a registered object without unsaved changes whose row was `deleted` leaves the registry and
     /// becomes an invalidated fault (using it throws ``ManagedObjectError/faultNotFulfilled(objectID:)``);
-    /// an object with unsaved changes is left as it is, so its next save meets the row's new version (or
-    /// its absence) and ``mergePolicy`` decides. Loaded to-many relationships not changed here load their
+    /// an object with unsaved changes whose row was `deleted` is deleted here (a pending delete, reported
+    /// as deleted; its save deletes nothing); an object with unsaved changes whose row was `updated` is
+    /// left as it is, so its next save meets the row's new version and ``mergePolicy`` decides. Loaded to-many relationships not changed here load their
     /// members again when next used.
     func mergeStoreChanges(updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         guard !(updated.isEmpty && deleted.isEmpty), registered.count > 0 else { return }

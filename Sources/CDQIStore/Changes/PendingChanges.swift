@@ -75,7 +75,8 @@ extension ManagedObjectContext {
     /// Returns the sets it posted that the save's did-save notification may reuse.
     @discardableResult
     func processPendingChanges(recording: Bool) -> PostedObjectSets {
-        guard !touched.values.isEmpty || !processedStates.isEmpty else { return PostedObjectSets() }
+        let refreshedStale = staleUnderChanges.isEmpty ? [] : refreshStaleObjectsWithoutChanges()
+        guard !touched.values.isEmpty || !processedStates.isEmpty || !refreshedStale.isEmpty else { return PostedObjectSets() }
         // Only the context's change observers (fetched-results controllers) read the changed keys: a
         // save with none only needs to know whether a fetched object changed.
         let namesKeys = !changeObservers.isEmpty
@@ -147,8 +148,30 @@ extension ManagedObjectContext {
             }
             processedStates[key] = nil
         }
+        for object in refreshedStale where !change.deleted.contains(object) { change.refreshed.insert(object) }
         announce(change)
         return posted
+    }
+
+    /// Turns into faults the objects a merge left stale under unsaved changes (``staleUnderChanges``)
+    /// whose changes have since been undone: without changes, they must show their row as it is now (as
+    /// a fetch, which reads the row, does). Returns them, to be reported as refreshed (fetched-results
+    /// controllers place them again). Objects still changed stay listed; deleted or gone ones leave the
+    /// list.
+    func refreshStaleObjectsWithoutChanges() -> [ManagedObject] {
+        var refreshed: [ManagedObject] = []
+        staleUnderChanges.removeAll { object in
+            guard object.managedObjectContext === self, !object.deletedFlag, object.isLoaded,
+                registered[object.objectID] === object
+            else { return true }
+            guard !object.hasChanges else { return false }
+            object.turnIntoFault()
+            touched.remove(object)
+            processedStates[ObjectIdentifier(object)] = nil
+            refreshed.append(object)
+            return true
+        }
+        return refreshed
     }
 
     /// Makes an object's current state what the next processing compares against: a refresh or
@@ -166,6 +189,8 @@ extension ManagedObjectContext {
     /// Forgets what was processed: everything is committed (after a save) or discarded.
     func forgetProcessedChanges() {
         processedStates.removeAll()
+        // Saved (the merge policy has met their rows), faulted (rollback) or gone (reset).
+        staleUnderChanges.removeAll()
     }
 }
 

@@ -9,9 +9,14 @@ extension ManagedObjectContext {
     /// - an object the save *deleted* that this context holds unchanged leaves the registry and becomes
     ///   an invalidated fault: using it throws ``ManagedObjectError/faultNotFulfilled(objectID:)`` (and
     ///   ``existingObject(with:)`` throws ``ContextError/objectNotFound(objectID:)``);
-    /// - an object with unsaved changes here is left as it is: its snapshot still names the row version
-    ///   it was read at, so the next ``save()`` meets the newer row and ``mergePolicy`` decides, exactly
-    ///   as without merging (a row deleted elsewhere is a conflict for every policy);
+    /// - an object the save *updated* that has unsaved changes here is left as it is: its snapshot still
+    ///   names the row version it was read at, so the next ``save()`` meets the newer row and
+    ///   ``mergePolicy`` decides, exactly as without merging; if its changes are undone first, the next
+    ///   processing of pending changes turns it into a fault (reported as refreshed), so that it reads
+    ///   the newer row;
+    /// - an object the save *deleted* that has unsaved changes here is deleted here, as Core Data's merge
+    ///   does: it becomes a pending delete (``ManagedObject/isDeleted``, left out of fetches), observers
+    ///   and fetched-results controllers hear of it as deleted, and its next save deletes nothing;
     /// - to-many relationships loaded here and not changed here load their members again when next used.
     ///
     /// Unlike ``mergeChanges(_:)`` (which reloads changed objects keeping their edits on top, so their
@@ -74,20 +79,29 @@ extension ManagedObjectContext {
 extension ManagedObjectContext {
     /// Brings the registered objects in line with rows others changed (`updated`) or removed (`deleted`):
     /// a loaded object without unsaved changes turns into a fault; an object without unsaved changes whose
-    /// row is gone leaves the registry as an invalidated fault; an object with unsaved changes is left to
-    /// the next save's merge policy. What changed is added to `change` (refreshed, invalidated).
+    /// row is gone leaves the registry as an invalidated fault; an object with unsaved changes whose row
+    /// is gone is deleted here (see ``markDeletedByMerge(_:in:)``); an updated object with unsaved
+    /// changes is left to the next save's merge policy. What changed is added to `change` (refreshed,
+    /// deleted, invalidated).
     func applyMergedRows(updated: [ManagedObjectID], deleted: [ManagedObjectID], to change: inout ObjectsDidChange) {
         for id in updated {
             guard let object = registered[id] else { continue }
             if object.isLoaded {
-                guard !object.hasChanges else { continue }
+                guard !object.hasChanges else {
+                    staleUnderChanges.append(object)
+                    continue
+                }
                 object.turnIntoFault()
             }
             rebaseProcessedState(of: object)
             change.refreshed.insert(object)
         }
         for id in deleted {
-            guard let object = registered[id], !object.hasChanges else { continue }
+            guard let object = registered[id] else { continue }
+            if object.hasChanges {
+                markDeletedByMerge(object, in: &change)
+                continue
+            }
             registered[id] = nil
             touched.remove(object)
             processedStates[ObjectIdentifier(object)] = nil
@@ -96,6 +110,26 @@ extension ManagedObjectContext {
             change.refreshed.remove(object)
             change.invalidated.insert(object)
         }
+    }
+
+    /// Deletes here an object with unsaved changes whose row was deleted elsewhere, as Core Data's merges
+    /// do (they call `delete(_:)` on it): its unsaved changes cannot be saved any more, so it becomes a
+    /// pending delete (``ManagedObject/isDeleted``, left out of fetches) and is reported in `change`'s
+    /// `deleted` set, so that fetched-results controllers drop it now. Its next ``save()`` deletes
+    /// nothing (the row is gone) and is no conflict. Delete rules are not applied again in memory: the
+    /// deleting save or batch applied them to the store. An object already deleted here is left as it is.
+    ///
+    /// Left registered and unchanged, it would keep its place in the results until its edits were
+    /// undone, and then look like a saved object whose row does not exist (a fetch would drop it with
+    /// no change reported).
+    func markDeletedByMerge(_ object: ManagedObject, in change: inout ObjectsDidChange) {
+        guard !object.deletedFlag, !object.insertedFlag else { return }
+        object.deletedFlag = true
+        touched.insert(object)
+        change.refreshed.remove(object)
+        change.deleted.insert(object)
+        // Reported now: the next processing of pending changes must not report it again.
+        processedStates[ObjectIdentifier(object)] = ProcessedObjectState(current: object, context: self)
     }
 
     /// Inserts, deletes and changed to-ones elsewhere change the members of relationships loaded here:

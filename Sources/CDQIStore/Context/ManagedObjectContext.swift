@@ -49,6 +49,10 @@ public final class ManagedObjectContext {
     /// access throws ``ManagedObjectError/faultNotFulfilled(objectID:)``; they leave the context (and
     /// throw ``ManagedObjectError/noContext(entity:)``) at ``reset()`` or when the context goes away.
     var invalidatedByMerge: [ManagedObject] = []
+    /// Loaded objects with unsaved changes whose rows a merge found updated (and left as they were, for
+    /// the merge policy): once their changes are undone, the next processing of pending changes turns
+    /// them into faults, so they read the new row (see ``refreshStaleObjectsWithoutChanges()``).
+    var staleUnderChanges: [ManagedObject] = []
     /// What the last ``processPendingChanges()`` reported for each object it saw, by object identity.
     /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
     @exclusivity(unchecked) var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]

@@ -161,14 +161,16 @@ public struct SaveChanges: Sendable, Hashable {
 extension ManagedObjectContext {
     /// Brings this context up to date with another context's save (or a batch request's result, or
     /// any list of IDs written elsewhere): updated objects reload their saved values (keeping this
-    /// context's unsaved changes on top), deleted objects leave the context unless they have unsaved
-    /// changes here, and to-many relationships without unsaved changes load their members again when
-    /// next used.
+    /// context's unsaved changes on top), deleted objects leave the context (one with unsaved changes
+    /// here is deleted here instead, as Core Data's merge does: a pending delete whose save deletes
+    /// nothing), and to-many relationships without unsaved changes load their members again when next
+    /// used.
     ///
     /// Afterwards it posts ``didChangeObjectsNotification`` (the updated objects held here as
-    /// refreshed, the deleted ones as invalidated, marked ``NotificationKey/changedByMerge``) and
-    /// ``didMergeChangesObjectIDsNotification``, and fetched-results controllers on the context report
-    /// the changes (inserted IDs are evaluated against their requests).
+    /// refreshed, the deleted ones as invalidated, or as deleted when they had unsaved changes, marked
+    /// ``NotificationKey/changedByMerge``) and ``didMergeChangesObjectIDsNotification``, and
+    /// fetched-results controllers on the context report the changes (inserted IDs are evaluated
+    /// against their requests).
     public func mergeChanges(_ changes: SaveChanges) {
         guard !changes.isEmpty else { return }
         let (inserted, updated, deleted) = changes.lists
@@ -187,7 +189,11 @@ extension ManagedObjectContext {
             change.refreshed.insert(object)
         }
         for id in deleted {
-            guard let object = registered[id], !object.hasChanges else { continue }
+            guard let object = registered[id] else { continue }
+            if object.hasChanges {
+                markDeletedByMerge(object, in: &change)
+                continue
+            }
             change.invalidated.insert(object)
             unregister(object)
             processedStates[ObjectIdentifier(object)] = nil
