@@ -27,6 +27,16 @@ struct CrashSafetyTests {
 
     /// Run on a WAL store and on a rollback-journal store (which stays one: the writer and the checks
     /// keep its journal mode).
+    /// Waits (up to 30 s) until the writer says it has opened the store, so that the random delay before
+    /// the kill is spent saving, however slowly the process started.
+    private static func waitUntilReady(_ output: URL, process: Process) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            if let text = try? String(contentsOf: output, encoding: .utf8), text.contains("READY") { return }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
     @Test(
         "SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there",
         arguments: [false, true])
@@ -52,6 +62,7 @@ struct CrashSafetyTests {
             process.standardOutput = handle
             process.standardError = FileHandle.nullDevice
             try process.run()
+            Self.waitUntilReady(output, process: process)
             Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -113,6 +124,7 @@ struct CrashSafetyTests {
             process.standardOutput = handle
             process.standardError = FileHandle.nullDevice
             try process.run()
+            Self.waitUntilReady(output, process: process)
             Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -177,7 +189,7 @@ struct CrashSafetyTests {
             let deadline = Date().addingTimeInterval(20)
             for (process, output, _) in running {
                 while process.isRunning, Date() < deadline,
-                    (try? Data(contentsOf: output))?.isEmpty ?? true
+                    !String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self).contains("ACK ")
                 {
                     Thread.sleep(forTimeInterval: 0.02)
                 }
@@ -187,7 +199,7 @@ struct CrashSafetyTests {
             for (child, (_, output, errors)) in running.enumerated() {
                 let acks = String(decoding: try Data(contentsOf: output), as: UTF8.self)
                 let message = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
-                #expect(acks.hasPrefix("ACK \(1 + child * 1000)\n"), "round \(round), child \(child): \(message)")
+                #expect(acks.hasPrefix("READY\nACK \(1 + child * 1000)\n"), "round \(round), child \(child): \(message)")
                 #expect(message.isEmpty, "round \(round), child \(child)")
             }
             let reopened = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)

@@ -1,5 +1,6 @@
 // A child process for the crash test: saves batches of Employee objects to a store, one save per
-// batch, and writes "ACK <batch>" to standard output (unbuffered) only after a save has returned.
+// batch, and writes "ACK <batch>" to standard output (unbuffered) only after a save has returned
+// ("READY" first, once the store is open).
 // The test kills it with SIGKILL at a random moment and checks the store. If the test process dies
 // first (a crash elsewhere in the suite), the writer stops on its own rather than run forever.
 // With a fourth argument `batch`, each batch is followed by a batch update (the batch's salaries become
@@ -33,6 +34,10 @@ do {
     let batchSize = 25
     var batch = first
     let parent = getppid()
+    // Opened: the test's random kill delay starts now, so a slow start (a loaded machine, a sanitizer
+    // build) does not use it all up before the first save.
+    let ready = Array("READY\n".utf8)
+    _ = ready.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
     while getppid() == parent {
         let department = try context.insertNewObject(forEntityName: "Department")
         try department.setValue("batch \(batch)", forKey: "name")
