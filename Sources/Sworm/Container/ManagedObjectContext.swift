@@ -88,11 +88,21 @@ public final class ManagedObjectContext {
     /// The objects the request finds (unsaved changes included).
     @inlinable @discardableResult
     public func fetch<P: ManagedObjectConvertible>(_ request: Request<P>) throws -> [ManagedObject<P>] {
-        let objects = try instance.fetch(try request.fetchRequest())
+        var objects = try instance.fetch(try request.fetchRequest())
         // One plan for the fetch (the objects of a subentity look theirs up when decoded).
         guard let first = objects.first else { return [] }
         let plan = session.plan(P.self, for: first)
-        return objects.map { ManagedObject(instance: $0, session: session, plan: plan) }
+        // Each object moves from the fetched array into its wrapper (last first, then the wrappers are
+        // put back in order; `consume` hands the reference over without retaining it), so that neither
+        // wrapping nor freeing the fetched array touches the objects: retaining and releasing each one
+        // would read it from memory again, and at 100k objects they are long out of the cache.
+        var wrappers: [ManagedObject<P>] = []
+        wrappers.reserveCapacity(objects.count)
+        while let object = objects.popLast() {
+            wrappers.append(ManagedObject(instance: consume object, session: session, plan: plan))
+        }
+        wrappers.reverse()
+        return wrappers
     }
 
     /// One attribute of the objects the request finds, decoded. Like upstream's dictionary fetch, it
