@@ -83,12 +83,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// unowned reference besides `self`'s holder), and it is of the base class, so that no subclass's
     /// initializer, stored properties or `deinit` are skipped.
     ///
-    /// The caller's reference must be the only strong one (checked with `isKnownUniquelyReferenced`).
+    /// The caller's reference must be the only strong one (checked with `isKnownUniquelyReferenced`),
+    /// and the object must have no changes (checked by the caller, which needs to know anyway).
     var isReusableShell: Bool {
         // A weak reference gives the object a side table whose weak count is above 1; an unowned one
         // raises the unowned count above 1. Either could see the shell become another row's object.
-        type(of: self) == ManagedObject.self && !hasChanges && _getWeakRetainCount(self) <= 1
-            && _getUnownedRetainCount(self) <= 1
+        type(of: self) == ManagedObject.self && _getWeakRetainCount(self) <= 1 && _getUnownedRetainCount(self) <= 1
     }
 
     /// Turns an unregistered shell (see ``isReusableShell``) into a fault for `objectID` belonging to
