@@ -1,6 +1,7 @@
 import CDQIModel
 import CDQIPredicate
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CDQIStore
@@ -81,6 +82,51 @@ struct FetchCursorTests {
         #expect(try registered.contains(#require(changed)))
         #expect(try held[0].value(forKey: "salary") as? Int32 == 70)
         #expect(context.hasChanges)
+    }
+
+    @Test("an object of a walked batch that only a weak reference reaches is freed, never reused for another row")
+    func weaklyHeldObjectsAreNotReused() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 100
+        let cursor = try context.cursor(for: request)
+        weak var weaklyHeld: ManagedObject?
+        var held: ManagedObject?
+        var seen: [Int32] = []
+        while let object = try cursor.next() {
+            if seen.count == 5 { weaklyHeld = object }
+            if seen.count == 10 { held = object }
+            seen.append(try #require(try object.value(forKey: "salary") as? Int32))
+        }
+        // Employee i earns 10·i: the walk is 0, 10, …, 24,990 whatever objects the batches reuse.
+        #expect(seen == (0..<2_500).map { (i: Int) -> Int32 in Int32(i * 10) })
+        // Reused as another row's object, it would still be reachable here, with another salary.
+        #expect(weaklyHeld == nil)
+        let kept = try #require(held)
+        #expect(try kept.value(forKey: "salary") as? Int32 == 100)
+        #expect(context.registeredObject(for: kept.objectID) === kept)
+    }
+
+    @Test("objects of a registered subclass are made for each row, never reused (their initializer runs)")
+    func subclassObjectsAreNotReused() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        coordinator.register(CountedEmployee.self, forEntityName: "Employee")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee")
+        request.fetchBatchSize = 100
+        let cursor = try context.cursor(for: request)
+        var serials = Set<Int>()
+        var count = 0
+        while let object = try cursor.next() {
+            serials.insert(try #require(object as? CountedEmployee).serial)
+            count += 1
+        }
+        #expect(count == 2_500)
+        // One initializer run per row: 2,500 different serials.
+        #expect(serials.count == 2_500)
     }
 
     @Test("unsaved changes are part of the walk, as in every fetch")
@@ -211,5 +257,20 @@ struct FetchCursorTests {
         request.fetchBatchSize = 2
         #expect(try salaries(try context.cursor(for: request)) == [40, 30, 20, 10, 0])
         #expect(coordinator.openReaderCount == 0)
+    }
+}
+
+/// An employee class whose initializer numbers its objects, so that a test can tell new objects from
+/// reused ones.
+final class CountedEmployee: ManagedObject {
+    private static let made = Mutex(0)
+    let serial: Int
+
+    required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
+        serial = CountedEmployee.made.withLock { made in
+            made += 1
+            return made
+        }
+        super.init(entity: entity, objectID: objectID, context: context)
     }
 }

@@ -19,7 +19,11 @@ import Foundation
 /// contexts may read and save meanwhile. Each batch's rows are
 /// decoded into objects in one step. When the next batch is read, the objects of the previous one are
 /// unregistered from the context if they have no unsaved changes and nothing else holds them (keep a
-/// reference to an object to keep it registered), which is what keeps memory flat.
+/// reference to an object to keep it registered), which is what keeps memory flat. Such an object of
+/// the base ``ManagedObject`` class that nothing references (no strong, weak or unowned reference) is
+/// reused as the object of a row of the next batch rather than freed, so an `ObjectIdentifier` taken
+/// from a walked object may come back for another row, as it may when memory is freed and reused;
+/// objects of registered subclasses are always made anew.
 ///
 /// When the context has unsaved changes to objects of the fetched entity, or the store has no readers
 /// (it is in memory, where a second connection cannot see it, or its reader count is 0), the cursor takes the IDs ``ManagedObjectContext/fetchObjectIDs(_:)``
@@ -31,11 +35,16 @@ public final class FetchCursor {
     private let context: ManagedObjectContext
     private let batchSize: Int
     private var source: Source
+    // The batch state skips the run-time exclusivity check, which cost more per row than the rest of
+    // `next()` (a cursor is confined to one thread, and no access here overlaps another).
     /// The current batch, consumed from `position`.
-    private var batch: [ManagedObject] = []
-    private var position = 0
+    @exclusivity(unchecked) private var batch: [ManagedObject] = []
+    @exclusivity(unchecked) private var position = 0
     /// Per object of the current batch, whether the cursor registered it (a candidate for release).
-    private var batchIsNew: [Bool] = []
+    @exclusivity(unchecked) private var batchIsNew: [Bool] = []
+    /// Objects of the batch walked last that the cursor unregistered and nothing else holds: the next
+    /// batch reuses them for its rows rather than freeing these and making new ones.
+    @exclusivity(unchecked) private var spareShells: [ManagedObject] = []
     private var finished = false
 
     private enum Source {
@@ -101,6 +110,8 @@ public final class FetchCursor {
         switch source {
         case .rows(_, let statement):
             var reader = RowObjectReader(context: context)
+            swap(&reader.shells, &spareShells)
+            defer { swap(&reader.shells, &spareShells) }
             batch = []
             batch.reserveCapacity(batchSize)
             batchIsNew = []
@@ -163,6 +174,9 @@ public final class FetchCursor {
             else { continue }
             if object.hasChanges || !isKnownUniquelyReferenced(&object) {
                 context.registered.insert(object, root: root, key: key)
+            } else if object.isReusableShell {
+                // Nothing else can reach it: the next batch makes it another row's object.
+                spareShells.append(object)
             }
             // Otherwise nothing else holds it: it is freed here, with no need to turn it into a fault
             // first (no one can reach it again).

@@ -70,7 +70,7 @@ extension ManagedObjectContext {
                 object.toOneValues[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement))
             }
         }
-        object.attributeValues = plan.attributeValues(in: statement)
+        plan.readAttributeValues(in: statement, into: &object.attributeValues)
         finishLoading(object, version: plan.version(in: statement))
     }
 

@@ -32,7 +32,7 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) var touched = TouchedObjects()
     var insertionCounter = 0
     /// The number of ``adopt(_:)`` calls: a new object's initializer (the user's code) may adopt one.
-    private var adoptions = 0
+    @exclusivity(unchecked) private var adoptions = 0
     /// What ``insert(_:)`` worked out for a class: its entity and the class its objects are made of,
     /// under the coordinator's registration count.
     private var lastInsertTarget:

@@ -147,13 +147,17 @@ struct ObjectRegistry {
 
     /// ``runPosition(root:key:)``; with `growing`, a run too short for the key first grows to hold it,
     /// unless that would leave it mostly empty (more than eight slots per registered object, beyond the
-    /// first thousand). An empty run starts at 0 for primary keys and at the key for temporary counters.
+    /// first thousand). An empty run starts at the key's multiple of 1,024 for primary keys (0 for the first
+    /// ones) and at the key for temporary counters.
     private mutating func runPosition(root: Int, key: Int64, growing: Bool) -> (run: Int, index: Int)? {
         if let position = runPosition(root: root, key: key) { return position }
         let run = runIndex(root: root)
         guard growing, root != 0, key >= 0 else { return nil }
         if runs.count <= run { runs.append(contentsOf: Array(repeating: Run(), count: run + 1 - runs.count)) }
-        if runs[run].objects.isEmpty { runs[run].base = root > 0 ? 0 : key }
+        // A fetch cursor empties its run after each batch and starts the next far from 0: the run
+        // restarts at the key's multiple of 1,024 rather than send every key beyond the first ones to
+        // the table.
+        if runs[run].objects.isEmpty { runs[run].base = root > 0 ? key & ~1023 : key }
         let base = runs[run].base
         let offset = key &- base
         guard offset >= 0, offset < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }

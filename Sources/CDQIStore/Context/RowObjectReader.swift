@@ -17,6 +17,10 @@ struct RowObjectReader {
     private var currentNumber = -1
     private var currentLayout: EntityLayout?
     private var currentType: ManagedObject.Type = ManagedObject.self
+    /// Unregistered objects that nothing else holds (see ``ManagedObject/isReusableShell``), reused
+    /// for rows not registered yet instead of making new objects: a fetch cursor hands over the
+    /// objects of the batch it walked.
+    var shells: [ManagedObject] = []
 
     init(context: ManagedObjectContext) {
         self.context = context
@@ -41,7 +45,19 @@ struct RowObjectReader {
         guard let layout = currentLayout else {
             throw SQLiteStore.unknownEntityRow(statement, path: context.coordinator.url?.path ?? ":memory:")
         }
-        let registered = context.registeredObject(of: layout, key: statement.int64(1), type: currentType)
+        let key = statement.int64(1)
+        let registered: (object: ManagedObject, isNew: Bool)
+        if let shell = shells.last, currentType == ManagedObject.self, shell.entity === layout,
+            context.registered.object(root: layout.rootNumber, key: key) == nil
+        {
+            shells.removeLast()
+            let id = ManagedObjectID(entity: layout, storeIdentifier: context.coordinator.storeIdentifier, primaryKey: key)
+            shell.becomeShell(for: id, in: context)
+            context.registered.insert(shell, root: layout.rootNumber, key: key)
+            registered = (shell, true)
+        } else {
+            registered = context.registeredObject(of: layout, key: key, type: currentType)
+        }
         let object = registered.object
         // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
         // ID names an ancestor entity is left a fault rather than filled with the wrong layout.

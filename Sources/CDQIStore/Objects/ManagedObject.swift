@@ -26,10 +26,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     // The flags follow the ID, in the bytes its layout leaves over: 8 bytes less per object than after
     // the slots (an object is about 250 bytes; 100k fetched objects are walked by every pass over them).
+    // The flags skip the run-time exclusivity check too: every row a fetch reads writes `isLoaded` and
+    // every release of a cursor's batch reads the other two, and the check cost more than the access.
     /// Whether the slots hold the object's values (it is not a fault).
-    var isLoaded: Bool
-    var insertedFlag = false
-    var deletedFlag = false
+    @exclusivity(unchecked) var isLoaded: Bool
+    @exclusivity(unchecked) var insertedFlag = false
+    @exclusivity(unchecked) var deletedFlag = false
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -74,6 +76,38 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         toOneValues = ToOneSlots()
         toManyValues = []
         context?.adopt(self)
+    }
+
+    /// Whether a fetch cursor may reuse this object, which it has just unregistered, as the shell of
+    /// another row's object instead of freeing it: nothing else can reach it (no strong, weak or
+    /// unowned reference besides `self`'s holder), and it is of the base class, so that no subclass's
+    /// initializer, stored properties or `deinit` are skipped.
+    ///
+    /// The caller's reference must be the only strong one (checked with `isKnownUniquelyReferenced`),
+    /// and the object must have no changes (checked by the caller, which needs to know anyway).
+    var isReusableShell: Bool {
+        // A weak reference gives the object a side table whose weak count is above 1; an unowned one
+        // raises the unowned count above 1. Either could see the shell become another row's object.
+        type(of: self) == ManagedObject.self && _getWeakRetainCount(self) <= 1 && _getUnownedRetainCount(self) <= 1
+    }
+
+    /// Turns an unregistered shell (see ``isReusableShell``) into a fault for `objectID` belonging to
+    /// `context` (which registers it), as if it had just been made with
+    /// ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place.
+    func becomeShell(for objectID: ManagedObjectID, in context: ManagedObjectContext) {
+        self.objectID = objectID
+        isLoaded = false
+        insertedFlag = false
+        deletedFlag = false
+        managedObjectContext = context
+        toOneValues = ToOneSlots()
+        toManyValues = []
+        originalAttributes.removeAll()
+        originalToOnes.removeAll()
+        snapshotVersion = nil
+        insertionOrder = 0
+        touchedPosition = -1
+        allocatedKey = nil
     }
 
     // MARK: State

@@ -76,6 +76,29 @@ final class RowPlan: Sendable {
         return values
     }
 
+    /// Reads the attribute values of the current row into `values`, by slot: in place when `values`
+    /// already has one element per slot (an object shell reused by a fetch cursor keeps its array, so
+    /// that reading a row allocates none), else as a new array (``attributeValues(in:)``).
+    func readAttributeValues(in statement: SQLiteStatement, into values: inout [StoredValue]) {
+        guard values.count == attributeCount else {
+            values = attributeValues(in: statement)
+            return
+        }
+        var position = 0
+        if !readsEverySlotInOrder {
+            while position < attributeCount {
+                values[position] = .null
+                position += 1
+            }
+            position = 0
+        }
+        while position < attributes.count {
+            let attribute = attributes[position]
+            values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
+            position += 1
+        }
+    }
+
     /// The primary key and entity number a to-one column of the current row refers to, or `nil` for NULL.
     func reference(_ toOne: ToOne, in statement: SQLiteStatement) -> (key: Int64, entityNumber: Int)? {
         guard let key = statement.value(toOne.position), key.storageClass != SQLITE_NULL else { return nil }
