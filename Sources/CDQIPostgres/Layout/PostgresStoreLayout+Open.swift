@@ -99,12 +99,12 @@ extension PostgresStoreLayout {
         return metadata
     }
 
-    /// How an entity's stored properties in the model differ from its table's columns in the schema:
-    /// properties with no column, columns of another type, and columns no property of the model has.
+    /// How an entity's stored properties in the model differ from its table's columns in the schema
+    /// (read here, compared by ``StoreSchema/propertyDifferences(of:model:storedColumns:columnType:)``).
     private func propertyDifferences(
         of entityName: String, _ connection: PostgresConnection, tables: Set<String>
     ) throws -> [String] {
-        guard let mapping = storeSchema.entity(named: entityName), let entity = model.entity(named: entityName),
+        guard let mapping = storeSchema.entity(named: entityName), model.entity(named: entityName) != nil,
             let table = storeSchema.table(named: mapping.tableName), tables.contains(table.name)
         else { return [] }
         let result = try connection.query(
@@ -114,32 +114,8 @@ extension PostgresStoreLayout {
         for row in 0..<result.rowCount {
             if let name = try result.string(row: row, column: 0) { stored[name] = try result.string(row: row, column: 1) ?? "" }
         }
-        let declared = Dictionary(
-            table.columns.map { ($0.name, Self.columnType(forSQLiteType: $0.type)) }, uniquingKeysWith: { first, _ in first })
-        var details: [String] = []
-        let properties =
-            model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
-            + model.allRelationships(of: entity).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
-        for property in properties.sorted() {
-            guard let column = mapping.columns[property]?.value else { continue }
-            guard let type = stored[column] else {
-                details.append("property '\(property)' is in the model but not in the store (no column \(column))")
-                continue
-            }
-            if let expected = declared[column], expected != type {
-                details.append("property '\(property)' is \(expected) in the model and \(type) in the store (column \(column))")
-            }
-        }
-        let known = Set(table.columns.map(\.name)).union(["Z_PK", "Z_ENT", "Z_OPT"])
-        for column in stored.keys.sorted() where !known.contains(column) {
-            details.append("the store has column \(column), which no property of the model has")
-        }
-        if details.isEmpty {
-            details.append(
-                "its properties have the same columns; an option changed (optionality, a default, a "
-                    + "version hash modifier, a uniqueness constraint, …)")
-        }
-        return details
+        return storeSchema.propertyDifferences(
+            of: entityName, model: model, storedColumns: stored, columnType: Self.columnType(forSQLiteType:))
     }
 
     /// Entity numbers, tables and columns the model needs that the schema does not have.
