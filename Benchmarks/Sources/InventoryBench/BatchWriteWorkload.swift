@@ -29,14 +29,20 @@ public enum BatchWriteWorkload {
         var context: ManagedObjectContext?
         var raw: RawSQLite?
         let everyItem = try PredicateNode(format: "price >= %@", 0.0)
+        // Each round starts from a fresh copy of the populated store, for both requests.
+        let prepareOurs = {
+            context = nil
+            let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
+            context = ManagedObjectContext(coordinator: coordinator)
+        }
+        let prepareRaw = {
+            raw = nil
+            raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
+        }
 
         let oursDelete = Contender(
             .ours,
-            prepare: {
-                context = nil
-                let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
-                context = ManagedObjectContext(coordinator: coordinator)
-            },
+            prepare: prepareOurs,
             run: {
                 guard let context else { return 0 }
                 var request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item", predicate: everyItem))
@@ -46,10 +52,7 @@ public enum BatchWriteWorkload {
             })
         let rawDelete = Contender(
             .raw,
-            prepare: {
-                raw = nil
-                raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
-            },
+            prepare: prepareRaw,
             run: {
                 guard let db = raw else { return 0 }
                 try db.exec("BEGIN IMMEDIATE")
@@ -71,11 +74,7 @@ public enum BatchWriteWorkload {
 
         let oursUpdate = Contender(
             .ours,
-            prepare: {
-                context = nil
-                let coordinator = try PersistentStoreCoordinator(model: fixture.model, url: try freshCopy("ours-batch.sqlite"))
-                context = ManagedObjectContext(coordinator: coordinator)
-            },
+            prepare: prepareOurs,
             run: {
                 guard let context else { return 0 }
                 var request = BatchUpdateRequest(
@@ -87,10 +86,7 @@ public enum BatchWriteWorkload {
             })
         let rawUpdate = Contender(
             .raw,
-            prepare: {
-                raw = nil
-                raw = try RawSQLite(path: try freshCopy("raw-batch.sqlite").path)
-            },
+            prepare: prepareRaw,
             run: {
                 guard let db = raw else { return 0 }
                 try db.exec("BEGIN IMMEDIATE")
