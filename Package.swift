@@ -48,10 +48,21 @@ let package = Package(
         .target(name: "CDQIModel", dependencies: ["CLibXML2", "CZlib"]),
         // The predicate/expression AST, the format-string parser and printer, the in-memory evaluator.
         .target(name: "CDQIPredicate"),
-        // SQLite access, Core Data's store layout, and (to come) objects, contexts and the SQL compiler.
+        // The SQL compiler: fetch requests, predicates and dictionary fetches to SQL text with bound values,
+        // in SQLite's or PostgreSQL's dialect, and Core Data's table layout (names, columns, join tables).
+        .target(name: "CDQISQL", dependencies: ["CDQIModel", "CDQIPredicate"]),
+        // The SQLite driver: connections, statements, errors, Core Data's SQL functions and collations.
+        .target(
+            name: "CDQISQLite",
+            dependencies: ["CDQIPredicate", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Managed objects, contexts, faulting, saving, change tracking, and the SQLite store behind them;
+        // re-exports CDQISQL and CDQISQLite, so that `import CDQIStore` keeps giving what it gave.
         .target(
             name: "CDQIStore",
-            dependencies: ["CDQIModel", "CDQIPredicate", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CDQIModel", "CDQIPredicate", "CDQISQL", "CDQISQLite", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
@@ -108,7 +119,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         // The PostgreSQL store (issue 22): libpq connections, Core Data's layout in a schema, and its tests
         // (those needing a server skip unless CDQI_POSTGRES_URL is set; bin/postgres-cluster starts one).
-        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
+        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQISQL", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIPostgresTests", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],

@@ -1,6 +1,6 @@
 import CDQIModel
 import CDQIPredicate
-import CDQIStore
+import CDQISQL
 import Foundation
 
 extension PostgresStoreLayout {
@@ -88,7 +88,7 @@ extension PostgresStoreLayout {
         do {
             metadata = try StoreMetadata(uuid: uuid, plist: plist, path: schemaName)
         } catch {
-            throw PostgresStoreError.unreadableMetadata(schema: schemaName, reason: error.description)
+            throw PostgresStoreError.unreadableMetadata(schema: schemaName, reason: error.reason)
         }
         // An entity whose hash differs is described by its properties, from the columns of its table.
         var differences = try metadata.differences(from: model) { name in

@@ -1,6 +1,6 @@
 import CDQIModel
 import CDQIPredicate
-import CDQIStore
+import CDQISQL
 import Foundation
 
 /// Core Data's store layout (``StoreSchema``: `ZEMPLOYEE`, `Z_PK`, `Z_ENT`, `Z_OPT`, join tables,

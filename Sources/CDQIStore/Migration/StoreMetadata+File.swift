@@ -23,7 +23,7 @@ extension StoreMetadata {
             guard try row.step(), !row.isNull(0), !row.isNull(1) else {
                 throw StoreError.unreadableMetadata(path: path, reason: "Z_METADATA has no property list")
             }
-            return try StoreMetadata(uuid: row.string(0), plist: row.data(1), path: path)
+            return try StoreMetadata.read(uuid: row.string(0), plist: row.data(1), path: path)
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {

@@ -134,7 +134,7 @@ public final class SQLiteStore {
         try connection.execute("PRAGMA auto_vacuum = 2")
         try connection.enableWriteAheadLog()
         let metadata = StoreMetadata(model: model)
-        let plist = try metadata.propertyList()
+        let plist = try metadata.storePropertyList()
         return try connection.writeTransaction { () throws -> StoreMetadata? in
             guard try tableNames(connection).isEmpty else { return nil }
             for statement in StoreSchema.bookkeepingStatements + schema.createStatements {
@@ -178,7 +178,7 @@ public final class SQLiteStore {
         guard try row.step(), !row.isNull(1) else {
             throw StoreError.unreadableMetadata(path: path, reason: "Z_METADATA has no property list")
         }
-        let metadata = try StoreMetadata(uuid: row.string(0), plist: row.data(1), path: path)
+        let metadata = try StoreMetadata.read(uuid: row.string(0), plist: row.data(1), path: path)
         // An entity whose hash differs is described by its properties, from the columns of its table.
         var differences = try metadata.differences(from: model) { name in
             try propertyDifferences(of: name, connection, tables: tables, model: model, schema: schema)
