@@ -53,3 +53,15 @@ func yearEnd(in context: ManagedObjectContext) throws -> (raised: Int, removed: 
     let removed = try context.from(Employee.self).filter { $0.salary < 60_000 }.batchDelete()
     return (raised, removed)
 }
+
+// MARK: A context's own changes
+
+func watchDraft(in container: PersistentContainer) async throws {
+    let context = container.newBackgroundContext()
+    let byName = Query.from(Employee.self).order { $0.lastName }
+    for try await change in byName.changes(in: context) {
+        // the context's own unsaved inserts are here, with temporary IDs
+        let names = try change.results.map { try context.existingObject(with: $0).value(forKey: "lastName") }
+        print(names, change.inserted, change.removed)
+    }
+}

@@ -10,35 +10,7 @@ import Testing
 /// list and changeset below is worked out by hand from that table and the step's change.
 // The limit is generous: under CDQI_E2E the suite shares Swift's cooperative pool (2 threads on 2 cores)
 // with tests that wait minutes for subprocess builds, and a 1-minute limit fired in CI while they held it.
-@Suite(.timeLimit(.minutes(10))) struct LiveQueryTests {
-    /// Saves `body`'s changes on a new context of `container`, in a task of its own.
-    private func write(_ container: PersistentContainer, _ body: @escaping @Sendable (ManagedObjectContext) throws -> Void) async throws {
-        try await container.performBackgroundTask { context in
-            try body(context)
-            try context.save()
-        }
-    }
-
-    private func employee(_ name: String, in context: ManagedObjectContext) throws -> Employee {
-        try #require(try context.from(Employee.self).filter { $0.firstName == name }.first())
-    }
-
-    private func hire(_ name: String, salary: Int32, in context: ManagedObjectContext) throws {
-        let employee = try context.insertNewObject(forEntityName: "Employee")
-        try employee.setValue(name, forKey: "firstName")
-        try employee.setValue(name, forKey: "lastName")
-        try employee.setValue(salary, forKey: "salary")
-    }
-
-    /// The previous list with the change applied as `CollectionDifference` applies one: removals and
-    /// move sources from the highest offset down, then insertions and move destinations from the lowest.
-    private func replay<T>(_ previous: [T], _ change: LiveQueryChange<T>) -> [T] {
-        var list = previous
-        for offset in (change.removed + change.moved.map(\.from)).sorted(by: >) { list.remove(at: offset) }
-        for offset in (change.inserted + change.moved.map(\.to)).sorted() { list.insert(change.results[offset], at: offset) }
-        return list
-    }
-
+@Suite(.timeLimit(.minutes(10))) struct LiveQueryTests: LiveQuerySteps {
     @Test("names by salary above 60000: initial value, insert, update, delete by other contexts, batch update and delete")
     func typedRowsFollowEverySave() async throws {
         let container = try ConcurrencyFixture.container()

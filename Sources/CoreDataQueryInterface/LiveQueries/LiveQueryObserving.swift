@@ -1,33 +1,45 @@
 import CDQIPredicate
 import CDQIStore
 
-/// What a live query fetches and how it compares two fetches: one fetch of the query on a new
-/// background context, and the element to yield for it (`nil`: nothing changed).
+/// What a live query fetches and how it compares two fetches: one fetch of the query on a context,
+/// and the element to yield for it (`nil`: nothing changed).
 protocol LiveQueryObserving<Element>: Sendable {
     associatedtype Element: Sendable
+    /// What one fetch gives.
+    associatedtype Fetched: Sendable
 
-    /// Fetches the query now and compares the result with `previous` (what this method returned as its
-    /// state last time; `nil` for the first fetch, whose element is never `nil`). `updated` holds the
-    /// objects the saves since the previous fetch updated.
-    func step(
-        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
-    )
-        async throws(QueryError) -> (element: Element?, state: any Sendable)
+    /// Fetches the query on `context`.
+    func fetch(_ context: ManagedObjectContext) throws(QueryError) -> Fetched
+
+    /// Compares a fetch with `previous` (what this method returned as its state last time; `nil` for
+    /// the first fetch, whose element is never `nil`). `updated` holds the objects changed since the
+    /// previous fetch.
+    func compare(previous: (any Sendable)?, fetched: Fetched, updated: Set<ManagedObjectID>) -> (element: Element?, state: any Sendable)
 }
 
 extension LiveQueryObserving {
-    /// Runs `body` on a new background context of `container`, passing query errors through and wrapping
-    /// any other as ``QueryError/fetchFailed(_:)``.
-    static func fetch<T: Sendable>(
-        in container: PersistentContainer, _ body: @escaping @Sendable (ManagedObjectContext) throws(QueryError) -> T
-    ) async throws(QueryError) -> T {
+    /// Fetches on `context` and compares with `previous` (see ``compare(previous:fetched:updated:)``):
+    /// callable on an existential observer.
+    func step(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, on context: ManagedObjectContext
+    ) throws(QueryError) -> (element: Element?, state: any Sendable) {
+        compare(previous: previous, fetched: try fetch(context), updated: updated)
+    }
+
+    /// Fetches on a new background context of `container` and compares, passing query errors through
+    /// and wrapping any other as ``QueryError/fetchFailed(_:)``.
+    func step(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
+    ) async throws(QueryError) -> (element: Element?, state: any Sendable) {
+        let fetched: Fetched
         do {
-            return try await container.performBackgroundTask { context in try body(context) }
+            fetched = try await container.performBackgroundTask { context in try self.fetch(context) }
         } catch let error as QueryError {
             throw error
         } catch {
             throw .fetchFailed(error)
         }
+        return compare(previous: previous, fetched: fetched, updated: updated)
     }
 }
 
@@ -48,12 +60,13 @@ struct LiveListObserver<Result: Sendable>: LiveQueryObserving {
     /// One fetch: the rows' keys and the results, in order.
     let rows: @Sendable (ManagedObjectContext) throws(QueryError) -> (keys: [LiveRowKey], results: [Result])
 
-    func step(
-        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
-    )
-        async throws(QueryError) -> (element: LiveQueryChange<Result>?, state: any Sendable)
-    {
-        let fetched = try await Self.fetch(in: container, rows)
+    func fetch(_ context: ManagedObjectContext) throws(QueryError) -> (keys: [LiveRowKey], results: [Result]) {
+        try rows(context)
+    }
+
+    func compare(
+        previous: (any Sendable)?, fetched: (keys: [LiveRowKey], results: [Result]), updated: Set<ManagedObjectID>
+    ) -> (element: LiveQueryChange<Result>?, state: any Sendable) {
         let change = LiveQueryDifference.change(
             from: previous as? [LiveRowKey], to: fetched.keys, results: fetched.results, updated: updated, objectID: \.objectID)
         return (change, fetched.keys)
@@ -64,12 +77,9 @@ struct LiveListObserver<Result: Sendable>: LiveQueryObserving {
 struct LiveCountObserver: LiveQueryObserving {
     let count: @Sendable (ManagedObjectContext) throws(QueryError) -> Int
 
-    func step(
-        previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
-    )
-        async throws(QueryError) -> (element: Int?, state: any Sendable)
-    {
-        let now = try await Self.fetch(in: container, count)
-        return (previous as? Int == now ? nil : now, now)
+    func fetch(_ context: ManagedObjectContext) throws(QueryError) -> Int { try count(context) }
+
+    func compare(previous: (any Sendable)?, fetched: Int, updated: Set<ManagedObjectID>) -> (element: Int?, state: any Sendable) {
+        (previous as? Int == fetched ? nil : fetched, fetched)
     }
 }

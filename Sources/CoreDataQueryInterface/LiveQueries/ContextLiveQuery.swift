@@ -1,0 +1,127 @@
+import CDQIStore
+
+/// A query observed in one context: an `AsyncSequence` that yields the query's results, fetched on the
+/// context, when iteration starts, then again after each change that changes them, until the iterating
+/// task is cancelled. Made by ``Query/changes(in:includingUnsavedChanges:)`` and
+/// ``Query/countChanges(in:includingUnsavedChanges:)`` given a context.
+///
+/// - **What is watched**: every save of the context's coordinator (this context's, other contexts',
+///   batch writes, detected writes of other processes), and, with unsaved changes included (the
+///   default), the context's own changes each time they are processed: ``ManagedObjectContext/processPendingChanges()``,
+///   which runs at the end of ``ManagedObjectContext/perform(_:)``, before every fetch and at a save.
+///   An edit not yet processed is not seen until then, as Core Data's fetched-results controller
+///   does not see it.
+/// - **Each element** is what a fetch of the query on the context returns at that moment: with unsaved
+///   changes, the context's inserted objects are in it (with their temporary IDs) and its deleted ones
+///   are not; without, it is what the store holds, fetched on a fresh context of the coordinator.
+///   Object and ID results and counts see unsaved changes; typed rows, aggregates and dictionaries are
+///   what the store holds either way, as Core Data's dictionary fetches ignore pending changes.
+///   Changes that arrive while the consumer is busy are coalesced into one fetch; a change that leaves
+///   the results as they were yields nothing. When the context saves an object the results hold with
+///   a temporary ID, the next element has its permanent ID at the same offset, reported in
+///   ``LiveQueryChange/updated``, not as a removal and an insertion; the rows of the other objects a
+///   save writes are reported as updated too.
+/// - **Isolation**: the context is not `Sendable`, and neither is this sequence: iterate it where the
+///   context is used (the task or actor that made it).
+/// - **Ending**: cancelling the iterating task (or leaving the loop) ends the sequence and its
+///   subscriptions. A failing fetch throws ``QueryError`` and ends it.
+public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
+    /// The error a fetch can throw.
+    public typealias Failure = QueryError
+
+    let context: ManagedObjectContext
+    let includesUnsavedChanges: Bool
+    let observer: any LiveQueryObserving<Element>
+
+    /// Starts watching the context and its coordinator; the first call to `next()` fetches the initial
+    /// results.
+    public func makeAsyncIterator() -> Iterator {
+        let signal = LiveQuerySaveSignal(coordinator: context.coordinator, context: includesUnsavedChanges ? context : nil)
+        return Iterator(context: context, includesUnsavedChanges: includesUnsavedChanges, observer: observer, signal: signal)
+    }
+
+    /// Iterates a ``ContextLiveQuery``: fetches on the context when asked and when something changed.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// The error a fetch can throw.
+        public typealias Failure = QueryError
+
+        let context: ManagedObjectContext
+        let includesUnsavedChanges: Bool
+        let observer: any LiveQueryObserving<Element>
+        let signal: LiveQuerySaveSignal
+        var wakeUps: AsyncStream<Void>.Iterator
+        /// The state of the last fetch (`nil` before the first).
+        var state: (any Sendable)?
+        /// The objects of the last results that had temporary IDs, by those IDs: after a save, their
+        /// rows are recognized under their permanent IDs.
+        var temporaries: [ManagedObjectID: ManagedObject] = [:]
+        var finished = false
+
+        init(
+            context: ManagedObjectContext, includesUnsavedChanges: Bool, observer: any LiveQueryObserving<Element>,
+            signal: LiveQuerySaveSignal
+        ) {
+            self.context = context
+            self.includesUnsavedChanges = includesUnsavedChanges
+            self.observer = observer
+            self.signal = signal
+            wakeUps = signal.wakeUps.makeAsyncIterator()
+        }
+
+        /// The initial results on the first call; afterwards, waits for a change that changes the results
+        /// and returns them. `nil` once the task is cancelled.
+        ///
+        /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
+            while !finished, !Task.isCancelled {
+                if state != nil {
+                    guard await wakeUps.next(isolation: actor) != nil, !Task.isCancelled else { break }
+                }
+                var updated = signal.takeUpdated()
+                updated.formUnion(renameSavedTemporaries())
+                let fetched: (element: Element?, state: any Sendable)
+                do {
+                    let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
+                    fetched = try observer.step(previous: state, updated: updated, on: target)
+                } catch {
+                    finished = true
+                    throw error
+                }
+                state = fetched.state
+                rememberTemporaries()
+                if let element = fetched.element { return element }
+            }
+            finished = true
+            return nil
+        }
+
+        /// See ``next(isolation:)``.
+        public mutating func next() async throws(QueryError) -> Element? {
+            try await next(isolation: nil)
+        }
+
+        /// Rewrites the previous results' keys of objects saved since (temporary ID → permanent ID), and
+        /// returns their permanent IDs (their rows changed in place).
+        private mutating func renameSavedTemporaries() -> Set<ManagedObjectID> {
+            guard !temporaries.isEmpty, var keys = state as? [LiveRowKey] else { return [] }
+            var renamed = Set<ManagedObjectID>()
+            for (offset, key) in keys.enumerated() {
+                guard let id = key.objectID, let object = temporaries[id], object.objectID != id else { continue }
+                keys[offset] = .object(object.objectID)
+                renamed.insert(object.objectID)
+            }
+            if !renamed.isEmpty { state = keys }
+            return renamed
+        }
+
+        /// Keeps the objects behind the temporary IDs of the results just fetched.
+        private mutating func rememberTemporaries() {
+            temporaries = [:]
+            guard includesUnsavedChanges, let keys = state as? [LiveRowKey] else { return }
+            for key in keys {
+                guard let id = key.objectID, id.isTemporaryID, let object = context.registeredObject(for: id) else { continue }
+                temporaries[id] = object
+            }
+        }
+    }
+}
