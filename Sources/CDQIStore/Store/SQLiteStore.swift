@@ -46,29 +46,32 @@ public final class SQLiteStore {
         let path = url?.path ?? ":memory:"
         schema = StoreSchema(model: model)
         do {
-            // Read-only, a file left with an interrupted write is read from a rolled-back copy.
-            connection =
-                readOnly && url != nil
-                ? try SQLiteConnection.openForReading(path: path)
-                : try SQLiteConnection(path: path, mode: .readWriteCreate)
-            try SQLiteFunctions.register(on: connection)
-        } catch {
-            throw .classifying(error, path: path)
-        }
-        do {
-            if try Self.tableNames(connection).isEmpty {
-                if readOnly && url != nil {
-                    throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
-                }
-                if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
-                    metadata = created
-                } else {
-                    metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+            // Another process may be creating this store right now: its locks make a step here fail with
+            // SQLITE_BUSY (reading the schema, switching to WAL, creating), and the whole open is tried
+            // again, on a new connection, until the creator is done.
+            let (schema, isFile) = (schema, url != nil)
+            (connection, metadata) = try Self.waitingForOtherConnections(path: path) {
+                () throws -> (SQLiteConnection, StoreMetadata) in
+                // Read-only, a file left with an interrupted write is read from a rolled-back copy.
+                let connection =
+                    readOnly && isFile
+                    ? try SQLiteConnection.openForReading(path: path)
+                    : try SQLiteConnection(path: path, mode: .readWriteCreate)
+                try SQLiteFunctions.register(on: connection)
+                if try Self.tableNames(connection).isEmpty {
+                    if readOnly && isFile {
+                        throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
+                    }
+                    if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
+                        return (connection, created)
+                    }
+                    let metadata = try Self.verify(connection, path: path, model: model, schema: schema)
                     try connection.enableWriteAheadLog()
+                    return (connection, metadata)
                 }
-            } else {
-                metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+                let metadata = try Self.verify(connection, path: path, model: model, schema: schema)
                 if !readOnly && !keepsJournalMode { try connection.enableWriteAheadLog() }
+                return (connection, metadata)
             }
         } catch let error as StoreError {
             throw error
