@@ -31,6 +31,10 @@ public final class SQLiteStore {
     /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
     /// when `url` is `nil`.
     ///
+    /// Of several processes creating one store, one creates it and the others open it. An open waits for
+    /// other connections' locks (a process still creating the store, for one) for up to a minute in all,
+    /// then throws ``StoreError/locked(path:seconds:)``.
+    ///
     /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
     ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed). A
     ///   file left with an interrupted write is read as it will be once rolled back, from a copy (see
