@@ -21,6 +21,9 @@ package struct DictionaryFetchSQLBuilder {
     package enum ColumnType: Equatable {
         case integer, double, decimal, bool, string, date, data, uuid, uri
         case object(entity: String)
+        /// The fetched row's own object, when its entity has sub-entities: the row's entity number
+        /// (`Z_ENT`, in column `entityColumn`) names its entity, `fallback` when the number is none of them.
+        case rowObject(entityColumn: Int, entities: [Int64: String], fallback: String)
     }
 
     package struct Column {
@@ -40,6 +43,7 @@ package struct DictionaryFetchSQLBuilder {
                 .map { .keyPath($0.name) }
         }
         let groupNames = Set(request.propertiesToGroupBy.map(\.name))
+        let groupsObject = request.propertiesToGroupBy.contains(where: Self.isEvaluatedObject)
         var selected: [SQLFragment] = []
         var columns: [Column] = []
         for property in properties {
@@ -47,10 +51,24 @@ package struct DictionaryFetchSQLBuilder {
                 throw .typeMismatch(
                     expression: path, reason: "with propertiesToGroupBy, a fetched key path must be one of the grouped ones")
             }
+            if !groupNames.isEmpty, Self.isEvaluatedObject(property), !groupsObject {
+                throw .typeMismatch(
+                    expression: "SELF", reason: "with propertiesToGroupBy, the evaluated object is fetched only when it is grouped by")
+            }
             let (operand, type) = try column(property, compiler: &compiler, scope: root)
             selected.append(operand.fragment)
             columns.append(Column(name: property.name, type: type))
             if case .expression(let description) = property { compiler.namedExpressions[description.name] = operand }
+        }
+        // The row's object, of an entity with sub-entities, is named by the row's entity: one more column.
+        let numbers = root.mapping.numbersIncludingSubentities
+        if numbers.count > 1, properties.contains(where: Self.isEvaluatedObject) {
+            let entities = Dictionary(
+                numbers.compactMap { number in schema.entity(number: number).map { (Int64(number), $0.name) } },
+                uniquingKeysWith: { first, _ in first })
+            let type = ColumnType.rowObject(entityColumn: selected.count, entities: entities, fallback: root.entity.name)
+            selected.append(SQLFragment(dialect.column(root.alias, "Z_ENT")))
+            for (index, property) in properties.enumerated() where Self.isEvaluatedObject(property) { columns[index].type = type }
         }
 
         var conditions: [SQLFragment] = []
@@ -103,9 +121,17 @@ package struct DictionaryFetchSQLBuilder {
             return (operand, try type(ofKeyPath: path, from: scope.entity, operand: operand))
         case .expression(let description):
             let operand = try compiler.operand(description.expression, in: scope)
+            // The evaluated object is the row's object ID, as in Core Data (not its primary key).
+            if case .evaluatedObject = description.expression.kind { return (operand, .object(entity: scope.entity.name)) }
             if let declared = description.resultType, let type = Self.type(of: declared) { return (operand, type) }
             return (operand, Self.type(of: operand.kind))
         }
+    }
+
+    /// Whether a fetched property is the evaluated object (`SELF`, Core Data's `expressionForEvaluatedObject`).
+    static func isEvaluatedObject(_ property: FetchedProperty) -> Bool {
+        guard case .expression(let description) = property, case .evaluatedObject = description.expression.kind else { return false }
+        return true
     }
 
     /// The type of the attribute a key path ends at, or the object a to-one relationship points to.

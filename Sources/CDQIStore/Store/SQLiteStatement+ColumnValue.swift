@@ -24,6 +24,9 @@ extension SQLiteStatement {
             return URL(string: text).map(StoredValue.uri) ?? .string(text)
         case .object(let entity):
             return .objectID(ObjectReference(entityName: entity, storeIdentifier: storeIdentifier, identity: .primaryKey(value.int64)))
+        case .rowObject(let entityColumn, let entities, let fallback):
+            let entity = self.value(entityColumn).flatMap { entities[$0.int64] } ?? fallback
+            return .objectID(ObjectReference(entityName: entity, storeIdentifier: storeIdentifier, identity: .primaryKey(value.int64)))
         }
     }
 }

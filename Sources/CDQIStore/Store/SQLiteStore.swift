@@ -31,6 +31,10 @@ public final class SQLiteStore {
     /// Opens the store at `url` (creating it when the file is missing or empty), or an in-memory store
     /// when `url` is `nil`.
     ///
+    /// Of several processes creating one store, one creates it and the others open it. An open waits for
+    /// other connections' locks (a process still creating the store, for one) for up to a minute in all,
+    /// then throws ``StoreError/locked(path:seconds:)``.
+    ///
     /// - Parameter readOnly: open the file read-only: it must be a store already, and nothing about it
     ///   changes (no journal mode switch, no checkpoint of its write-ahead log, no sidecar removed). A
     ///   file left with an interrupted write is read as it will be once rolled back, from a copy (see
@@ -46,29 +50,32 @@ public final class SQLiteStore {
         let path = url?.path ?? ":memory:"
         schema = StoreSchema(model: model)
         do {
-            // Read-only, a file left with an interrupted write is read from a rolled-back copy.
-            connection =
-                readOnly && url != nil
-                ? try SQLiteConnection.openForReading(path: path)
-                : try SQLiteConnection(path: path, mode: .readWriteCreate)
-            try SQLiteFunctions.register(on: connection)
-        } catch {
-            throw .classifying(error, path: path)
-        }
-        do {
-            if try Self.tableNames(connection).isEmpty {
-                if readOnly && url != nil {
-                    throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
-                }
-                if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
-                    metadata = created
-                } else {
-                    metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+            // Another process may be creating this store right now: its locks make a step here fail with
+            // SQLITE_BUSY (reading the schema, switching to WAL, creating), and the whole open is tried
+            // again, on a new connection, until the creator is done.
+            let (schema, isFile) = (schema, url != nil)
+            (connection, metadata) = try Self.waitingForOtherConnections(path: path) {
+                () throws -> (SQLiteConnection, StoreMetadata) in
+                // Read-only, a file left with an interrupted write is read from a rolled-back copy.
+                let connection =
+                    readOnly && isFile
+                    ? try SQLiteConnection.openForReading(path: path)
+                    : try SQLiteConnection(path: path, mode: .readWriteCreate)
+                try SQLiteFunctions.register(on: connection)
+                if try Self.tableNames(connection).isEmpty {
+                    if readOnly && isFile {
+                        throw StoreError.notACoreDataStore(path: path, reason: "it has no tables (a read-only open creates no store)")
+                    }
+                    if let created = try Self.createIfEmpty(connection, schema: schema, model: model) {
+                        return (connection, created)
+                    }
+                    let metadata = try Self.verify(connection, path: path, model: model, schema: schema)
                     try connection.enableWriteAheadLog()
+                    return (connection, metadata)
                 }
-            } else {
-                metadata = try Self.verify(connection, path: path, model: model, schema: schema)
+                let metadata = try Self.verify(connection, path: path, model: model, schema: schema)
                 if !readOnly && !keepsJournalMode { try connection.enableWriteAheadLog() }
+                return (connection, metadata)
             }
         } catch let error as StoreError {
             throw error

@@ -12,6 +12,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `SQLITE_NOTADB`), or Core Data's bookkeeping holds values no store writes (a `Z_MAX` that is not
     /// an integer, or has no keys left). The reason names the table and key when one is known.
     case damagedStore(path: String, reason: String)
+    /// Other connections (another process creating the store, or writing to it) kept it locked for
+    /// `seconds` while it was being opened, longer than opening waits; nothing was changed.
+    case locked(path: String, seconds: Int)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -27,6 +30,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + differences.map { "  - \($0)" }.joined(separator: "\n")
         case .damagedStore(let path, let reason):
             return "\(path): the store is damaged: \(reason)"
+        case .locked(let path, let seconds):
+            return "\(path): other connections kept the store locked for \(seconds) s while it was being opened; nothing was changed"
         }
     }
 }

@@ -122,7 +122,8 @@ extension Query {
         groupBy(keyPaths: proxies.map(\.cdqiKeyPath))
     }
 
-    /// Groups by the proxy `build` returns: `groupBy { $0.department.name }`.
+    /// Groups by the proxy `build` returns: `groupBy { $0.department.name }`; `groupBy { $0 }` groups by
+    /// the object itself (one group per object, selected as `$0`).
     public func groupBy(_ build: (M.CDQIAttribute) -> any KeyPathExpressionConvertible) -> Query {
         groupBy(keyPaths: [build(M.CDQIAttribute()).cdqiKeyPath])
     }

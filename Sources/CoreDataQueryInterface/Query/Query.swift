@@ -119,7 +119,8 @@ public struct Query<M: Entity, R> {
             fetchLimit: limitCount, fetchOffset: offsetCount)
         if resultKind == .dictionaries || resultKind == .values {
             request.propertiesToFetch = selections.map(\.property)
-            request.propertiesToGroupBy = groupings.map { .keyPath($0) }
+            // The root proxy's empty key path groups by the object itself.
+            request.propertiesToGroupBy = groupings.map { QuerySelection(keyPath: $0).property }
             request.havingPredicate = Self.conjunction(havingPredicates)
             request.returnsDistinctResults = isDistinct
         }

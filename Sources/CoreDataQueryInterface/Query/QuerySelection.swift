@@ -14,10 +14,17 @@ public struct QuerySelection: Hashable, Sendable {
     public let property: FetchedProperty
 
     /// A key path (an attribute, a to-one relationship, or a path through to-one relationships), named
-    /// `name`, or by CDQI's rule when `name` is `nil`.
+    /// `name`, or by CDQI's rule when `name` is `nil`. The empty key path (the root proxy `$0`) is the
+    /// object itself, named `objectID` unless `name` says otherwise (see ``evaluatedObject``).
     public init(keyPath: String, name: String? = nil) {
-        self.name = name ?? KeyPathNaming.name(forKeyPath: keyPath)
-        property = .keyPath(keyPath)
+        if keyPath.isEmpty {
+            let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? "objectID"
+            self.name = name
+            property = .expression(ExpressionDescription(name: name, expression: .evaluatedObject, resultType: .objectID))
+        } else {
+            self.name = name ?? KeyPathNaming.name(forKeyPath: keyPath)
+            property = .keyPath(keyPath)
+        }
     }
 
     /// A computed column (an aggregate, a function of key paths) named `name`.
@@ -25,6 +32,16 @@ public struct QuerySelection: Hashable, Sendable {
         self.name = name
         property = .expression(ExpressionDescription(name: name, expression: expression))
     }
+
+    /// The object itself (the root proxy `$0`; Core Data's evaluated object, `SELF`): its
+    /// ``ManagedObjectID``, named `objectID`, as Core Data's dictionary fetches give for an
+    /// `NSExpressionDescription` of `expressionForEvaluatedObject()`.
+    ///
+    /// ```swift
+    /// try context.from(Employee.self).select { ($0, $0.lastName) }.all()  // [(ManagedObjectID?, String?)]
+    /// try context.from(Employee.self).select { [alias($0, name: "id"), $0.lastName] }.all()  // [["id": …, "lastName": …]]
+    /// ```
+    public static let evaluatedObject = QuerySelection(keyPath: "")
 
     /// The key under which the store returns the column's values.
     var storeKey: String { property.name }

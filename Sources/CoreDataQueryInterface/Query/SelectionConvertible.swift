@@ -31,7 +31,8 @@ extension String: SelectionConvertible {
 }
 
 extension AttributeProxy: SelectionConvertible {
-    /// The proxy's key path, named ``cdqiName``.
+    /// The proxy's key path, named ``cdqiName``; the root proxy (`$0`) selects the object's ID
+    /// (``QuerySelection/evaluatedObject``).
     public var cdqiSelection: QuerySelection { QuerySelection(keyPath: cdqiKeyPath, name: cdqiName) }
 }
 
@@ -41,7 +42,7 @@ extension ScalarAttribute: QuerySelectable where Value: QueryResultValue {
 }
 
 extension EntityAttribute: QuerySelectable {
-    /// A to-one relationship selects the related object's ID.
+    /// A to-one relationship selects the related object's ID; the root proxy (`$0`) the object's own.
     public typealias CDQIValue = ManagedObjectID
 }
 
