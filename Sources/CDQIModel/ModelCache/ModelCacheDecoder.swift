@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes the model a Core Data SQLite store keeps in `Z_MODELCACHE` (raw DEFLATE of a keyed archive of
 /// `NSManagedObjectModel`, reference `z-modelcache.md`) into a ``ManagedObjectModel``.
 ///
@@ -76,7 +78,10 @@ struct ModelCacheDecoder {
         entities.sort { Self.precedes($0.name, $1.name) }
         var model = ManagedObjectModel(entities: entities)
         let identifiers = try elements(root["NSVersionIdentifiers"]).map { (value) throws(ModelCacheError) in try string(value) }
-        if let identifier = identifiers.compactMap({ $0 }).sorted().first { model.versionIdentifier = identifier }
+        // An empty identifier (Core Data's `{""}`) is the model's "none".
+        if let identifier = identifiers.compactMap({ $0 }).filter({ !$0.isEmpty }).sorted().first {
+            model.versionIdentifier = identifier
+        }
         for (key, value) in try entries(root["NSConfigurations"]) {
             guard let name = try string(key) else { continue }
             var members: [String] = []
@@ -149,6 +154,16 @@ struct ModelCacheDecoder {
             if elements.count == 1, elements[0].property == indexName { continue }
             entity.fetchIndexes.append(FetchIndex(name: indexName, elements: elements))
         }
+        // Legacy compound indexes; from framework 977 on they only mirror the fetch indexes (§3.2).
+        if object["NSFetchIndexDescriptions"] == nil {
+            for value in try elements(object["NSCompoundIndexes"]) {
+                var elements: [FetchIndex.Element] = []
+                for property in try self.elements(value) {
+                    elements.append(FetchIndex.Element(property: try requiredString(property, "a compound index of entity '\(name)'")))
+                }
+                entity.compoundIndexes.append(FetchIndex(name: "", elements: elements))
+            }
+        }
         return entity
     }
 
@@ -195,6 +210,15 @@ struct ModelCacheDecoder {
                 attribute.defaultDateTimeInterval = seconds
             } else if object.className == "NSDate", case .integer(let seconds)? = try resolve(object["NS.time"]) {
                 attribute.defaultDateTimeInterval = Double(seconds)
+            } else if object.className == "NSUUID", case .data(let bytes)? = try resolve(object["NS.uuidbytes"]), bytes.count == 16 {
+                let uuid = UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                    ))
+                attribute.defaultValueString = uuid.uuidString
+            } else if object.className == "NSURL", try resolve(object["NS.base"]) == nil, let text = try string(object["NS.relative"]) {
+                attribute.defaultValueString = text
             } else if let text = try? string(value) {
                 attribute.defaultValueString = text
             }
@@ -254,12 +278,19 @@ struct ModelCacheDecoder {
             return try string(expression["NSKeyPath"])
         case "NSFunctionExpression":
             let aggregates = ["count:": "@count", "sum:": "@sum", "max:": "@max", "min:": "@min", "average:": "@avg"]
-            guard let selector = try string(expression["NSSelectorName"]), let aggregate = aggregates[selector] else {
-                return nil
-            }
+            guard let selector = try string(expression["NSSelectorName"]) else { return nil }
             let arguments = try elements(expression["NSArguments"])
-            guard arguments.count == 1, let path = try expressionText(arguments[0]) else { return nil }
-            return "\(path).\(aggregate)"
+            if let aggregate = aggregates[selector] {
+                guard arguments.count == 1, let path = try expressionText(arguments[0]) else { return nil }
+                return "\(path).\(aggregate)"
+            }
+            // Another function of key paths, in the model file's spelling: `canonical:(name)`, `now()`.
+            var texts: [String] = []
+            for argument in arguments {
+                guard let text = try expressionText(argument) else { return nil }
+                texts.append(text)
+            }
+            return "\(selector)(\(texts.joined(separator: ", ")))"
         default:
             return nil
         }
