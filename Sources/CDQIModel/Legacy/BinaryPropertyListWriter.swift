@@ -9,10 +9,10 @@
 /// first three unsigned, negative numbers always 8), strings are ASCII when every character is, UTF-16
 /// big-endian otherwise, and dictionary keys are written in UTF-8 order so the output is deterministic.
 struct BinaryPropertyListWriter {
-    /// One object of the table: the bytes of a value, or a container whose references are known once
-    /// every object has its number.
+    /// One object of the table: a value that is not a container (its bytes are written when the file
+    /// is), or a container whose references are known once every object has its number.
     private enum Node {
-        case scalar([UInt8])
+        case scalar(PropertyListValue)
         /// A marker nibble (`0xA` array, `0xC` set, `0xD` dictionary), the element count and the
         /// referenced objects (a dictionary's keys, then its values).
         case container(marker: UInt8, count: Int, references: [Int])
@@ -38,46 +38,43 @@ struct BinaryPropertyListWriter {
 
     /// Adds `value` (and what it holds) to the object table; returns its object number.
     private mutating func flatten(_ value: PropertyListValue) -> Int {
+        let key: SharedKey
         switch value {
         case .array(let elements), .set(let elements):
             let number = reserve()
-            let references = elements.map { flatten($0) }
+            var references: [Int] = []
+            references.reserveCapacity(elements.count)
+            for element in elements { references.append(flatten(element)) }
             let marker: UInt8 = if case .array = value { 0xA } else { 0xC }
             nodes[number] = .container(marker: marker, count: elements.count, references: references)
             return number
         case .dictionary(let dictionary):
             let number = reserve()
-            let keys = dictionary.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            let keyReferences = keys.map { flatten(.string($0)) }
-            let valueReferences = keys.map { flatten(dictionary[$0] ?? .null) }
-            nodes[number] = .container(marker: 0xD, count: keys.count, references: keyReferences + valueReferences)
-            return number
-        case .null: return share(.null) { [0x00] }
-        case .bool(let flag): return share(.bool(flag)) { [flag ? 0x09 : 0x08] }
-        case .integer(let number): return share(.integer(number)) { Self.integerBytes(number) }
-        case .real(let number):
-            return share(.real(number.bitPattern)) { [0x23] + Self.bigEndian(number.bitPattern, size: 8) }
-        case .date(let seconds):
-            return share(.date(seconds.bitPattern)) { [0x33] + Self.bigEndian(seconds.bitPattern, size: 8) }
-        case .data(let bytes): return share(.data(bytes)) { Self.header(0x4, count: bytes.count) + bytes }
-        case .string(let text): return share(.string(text)) { Self.stringBytes(text) }
-        case .uid(let reference):
-            return share(.uid(reference)) {
-                let size = Self.byteCount(reference)
-                return [0x80 | UInt8(size - 1)] + Self.bigEndian(reference, size: size)
+            let entries = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            var references = [Int](repeating: 0, count: 2 * entries.count)
+            for (index, entry) in entries.enumerated() {
+                references[index] = flatten(.string(entry.key))
+                references[entries.count + index] = flatten(entry.value)
             }
+            nodes[number] = .container(marker: 0xD, count: entries.count, references: references)
+            return number
+        case .null: key = .null
+        case .bool(let flag): key = .bool(flag)
+        case .integer(let number): key = .integer(number)
+        case .real(let number): key = .real(number.bitPattern)
+        case .date(let seconds): key = .date(seconds.bitPattern)
+        case .data(let bytes): key = .data(bytes)
+        case .string(let text): key = .string(text)
+        case .uid(let reference): key = .uid(reference)
         }
-    }
-
-    private mutating func reserve() -> Int {
-        nodes.append(.scalar([]))
+        if let known = shared[key] { return known }
+        nodes.append(.scalar(value))
+        shared[key] = nodes.count - 1
         return nodes.count - 1
     }
 
-    private mutating func share(_ key: SharedKey, _ bytes: () -> [UInt8]) -> Int {
-        if let known = shared[key] { return known }
-        nodes.append(.scalar(bytes()))
-        shared[key] = nodes.count - 1
+    private mutating func reserve() -> Int {
+        nodes.append(.scalar(.null))
         return nodes.count - 1
     }
 
@@ -91,33 +88,66 @@ struct BinaryPropertyListWriter {
         for node in nodes {
             offsets.append(UInt64(output.count))
             switch node {
-            case .scalar(let bytes):
-                output += bytes
+            case .scalar(let value):
+                Self.append(value, to: &output)
             case .container(let marker, let count, let references):
-                output += Self.header(marker, count: count)
-                for reference in references { output += Self.bigEndian(UInt64(reference), size: referenceSize) }
+                Self.appendHeader(marker, count: count, to: &output)
+                for reference in references { Self.appendBigEndian(UInt64(reference), size: referenceSize, to: &output) }
             }
         }
         let tableOffset = UInt64(output.count)
         let offsetSize = Self.byteCount(offsets.last ?? 0)
-        for offset in offsets { output += Self.bigEndian(offset, size: offsetSize) }
+        for offset in offsets { Self.appendBigEndian(offset, size: offsetSize, to: &output) }
         output += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        output += Self.bigEndian(UInt64(nodes.count), size: 8)
-        output += Self.bigEndian(UInt64(top), size: 8)
-        output += Self.bigEndian(tableOffset, size: 8)
+        Self.appendBigEndian(UInt64(nodes.count), size: 8, to: &output)
+        Self.appendBigEndian(UInt64(top), size: 8, to: &output)
+        Self.appendBigEndian(tableOffset, size: 8, to: &output)
         return output
     }
 
     // MARK: Encodings
 
-    /// A marker byte with the count in its low nibble, or `0xF` there and the count as an integer object.
-    private static func header(_ marker: UInt8, count: Int) -> [UInt8] {
-        if count < 15 { return [marker << 4 | UInt8(count)] }
-        return [marker << 4 | 0x0F] + integerBytes(Int64(count))
+    /// Appends a value that is not a container.
+    private static func append(_ value: PropertyListValue, to output: inout [UInt8]) {
+        switch value {
+        case .null: output.append(0x00)
+        case .bool(let flag): output.append(flag ? 0x09 : 0x08)
+        case .integer(let number): appendInteger(number, to: &output)
+        case .real(let number):
+            output.append(0x23)
+            appendBigEndian(number.bitPattern, size: 8, to: &output)
+        case .date(let seconds):
+            output.append(0x33)
+            appendBigEndian(seconds.bitPattern, size: 8, to: &output)
+        case .data(let bytes):
+            appendHeader(0x4, count: bytes.count, to: &output)
+            output += bytes
+        case .string(let text): appendString(text, to: &output)
+        case .uid(let reference):
+            let size = byteCount(reference)
+            output.append(0x80 | UInt8(size - 1))
+            appendBigEndian(reference, size: size, to: &output)
+        case .array, .set, .dictionary:
+            return  // containers are nodes of their own
+        }
     }
 
-    private static func integerBytes(_ number: Int64) -> [UInt8] {
-        if number < 0 { return [0x13] + bigEndian(UInt64(bitPattern: number), size: 8) }
+    /// A marker byte with the count in its low nibble, or `0xF` there and the count as an integer object.
+    private static func appendHeader(_ marker: UInt8, count: Int, to output: inout [UInt8]) {
+        if count < 15 {
+            output.append(marker << 4 | UInt8(count))
+        } else {
+            output.append(marker << 4 | 0x0F)
+            appendInteger(Int64(count), to: &output)
+        }
+    }
+
+    private static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
+        if number < 0 {
+            output.append(0x13)
+            appendBigEndian(UInt64(bitPattern: number), size: 8, to: &output)
+            return
+        }
         let size = byteCount(UInt64(number))
         let power: UInt8 =
             switch size {
@@ -126,17 +156,24 @@ struct BinaryPropertyListWriter {
             case 4: 2
             default: 3
             }
-        return [0x10 | power] + bigEndian(UInt64(number), size: size)
+        output.append(0x10 | power)
+        appendBigEndian(UInt64(number), size: size, to: &output)
     }
 
-    private static func stringBytes(_ text: String) -> [UInt8] {
-        let utf8 = Array(text.utf8)
-        if utf8.allSatisfy({ $0 < 0x80 }) { return header(0x5, count: utf8.count) + utf8 }
-        let units = Array(text.utf16)
-        var bytes = header(0x6, count: units.count)
-        bytes.reserveCapacity(bytes.count + 2 * units.count)
-        for unit in units { bytes += [UInt8(truncatingIfNeeded: unit >> 8), UInt8(truncatingIfNeeded: unit)] }
-        return bytes
+    private static func appendString(_ text: String, to output: inout [UInt8]) {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            appendHeader(0x5, count: utf8.count, to: &output)
+            output.append(contentsOf: utf8)
+            return
+        }
+        let units = text.utf16
+        appendHeader(0x6, count: units.count, to: &output)
+        output.reserveCapacity(output.count + 2 * units.count)
+        for unit in units {
+            output.append(UInt8(truncatingIfNeeded: unit >> 8))
+            output.append(UInt8(truncatingIfNeeded: unit))
+        }
     }
 
     /// The fewest of 1, 2, 4 or 8 bytes that hold `value`.
@@ -147,7 +184,11 @@ struct BinaryPropertyListWriter {
         return 8
     }
 
-    private static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
-        (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(size - 1 - $0))) }
+    private static func appendBigEndian(_ value: UInt64, size: Int, to output: inout [UInt8]) {
+        var shift = 8 * (size - 1)
+        while shift >= 0 {
+            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
     }
 }
