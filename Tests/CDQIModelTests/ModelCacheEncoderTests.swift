@@ -65,13 +65,19 @@ struct ModelCacheEncoderTests {
         var name = AttributeDescription(name: "name", type: .string)
         name.defaultValueString = "Rex"
         name.renamingIdentifier = "title"
+        name.minValueString = "1"
+        name.maxValueString = "40"
         var born = AttributeDescription(name: "born", type: .date, isOptional: true)
         born.defaultDateTimeInterval = 86_400.5
+        born.minDateTimeInterval = -1_000.25
         var weight = AttributeDescription(name: "weight", type: .double)
         weight.defaultValueString = "12.25"
         var legs = AttributeDescription(name: "legs", type: .integer16)
         legs.defaultValueString = "4"
         legs.isIndexed = true
+        legs.minValueString = "0"
+        legs.maxValueString = "8"
+        weight.maxValueString = "99.5"
         var tame = AttributeDescription(name: "tame", type: .boolean)
         tame.defaultValueString = "YES"
         var tag = AttributeDescription(name: "tag", type: .uuid, isOptional: true)
@@ -141,6 +147,14 @@ struct ModelCacheEncoderTests {
         #expect(decodedAnimal.attribute(named: "color")?.valueTransformerName == "NSSecureUnarchiveFromData")
         #expect(decodedAnimal.attribute(named: "mood")?.versionHashModifier == "3")
         #expect(decodedAnimal.attribute(named: "legs")?.isIndexed == true)
+        #expect(decodedAnimal.attribute(named: "legs")?.minValueString == "0")
+        #expect(decodedAnimal.attribute(named: "legs")?.maxValueString == "8")
+        #expect(decodedAnimal.attribute(named: "weight")?.maxValueString == "99.5")
+        #expect(decodedAnimal.attribute(named: "weight")?.minValueString == nil)
+        #expect(decodedAnimal.attribute(named: "name")?.minValueString == "1")
+        #expect(decodedAnimal.attribute(named: "name")?.maxValueString == "40")
+        #expect(decodedAnimal.attribute(named: "born")?.minDateTimeInterval == -1_000.25)
+        #expect(decodedAnimal.attribute(named: "born")?.maxDateTimeInterval == nil)
         #expect(decodedAnimal.uniquenessConstraints == [UniquenessConstraint(properties: ["name", "legs"])])
         #expect(decodedAnimal.fetchIndexes.first?.elements.map(\.isAscending) == [true, false])
         #expect(decoded.entity(named: "Dog")?.representedClassName == "Zoo.Dog")
@@ -189,6 +203,34 @@ struct ModelCacheEncoderTests {
         #expect(try archive.object(title["NSEntity"])?.reference == bookObject.reference)
     }
 
+    @Test("a minimum is archived as Core Data archives NoteStore's: SELF >= 0, warning 1620, flag bits 4 and 5 clear")
+    func validationLayout() throws {
+        var account = EntityDescription(name: "Account")
+        var failures = AttributeDescription(name: "failures", type: .integer16, isOptional: true)
+        failures.minValueString = "0"
+        account.attributes = [failures]
+        let archive = try KeyedArchive(try BinaryPropertyListReader.parse(try ModelCacheEncoder.propertyList(ManagedObjectModel(entities: [account]))))
+        let root = try #require(try archive.object(archive.top["root"]))
+        let entity = try #require(try archive.object(try archive.elements(try archive.object(root["NSEntities"])?["values"]).first))
+        let attribute = try #require(try archive.object(try archive.entries(entity["NSProperties"]).first?.value))
+        // Optional, no user info, no modifier, with validation: bits 0, 1, 6, 7 = 195, NoteStore's value.
+        #expect(attribute["_P"] == .integer(195))
+        let warnings = try archive.elements(attribute["NSValidationWarnings"]).map { try archive.resolve($0) }
+        #expect(warnings == [.integer(1620)])
+        let predicates = try archive.elements(attribute["NSValidationPredicates"])
+        #expect(predicates.count == 1)
+        let predicate = try #require(try archive.object(predicates.first))
+        #expect(predicate.className == "NSComparisonPredicate")
+        #expect(try archive.object(predicate["NSLeftExpression"])?.className == "NSSelfExpression")
+        let right = try #require(try archive.object(predicate["NSRightExpression"]))
+        #expect(right.className == "NSConstantValueExpression")
+        #expect(right["NSConstantValue"] == .integer(0))
+        let comparator = try #require(try archive.object(predicate["NSPredicateOperator"]))
+        #expect(comparator.className == "NSComparisonPredicateOperator")
+        #expect(comparator["NSOperatorType"] == .integer(3))  // >= (public NSComparisonPredicate.Operator)
+        #expect(comparator["NSVariant"] == .integer(3) && comparator["NSModifier"] == .integer(0) && comparator["NSOptions"] == .integer(0))
+    }
+
     @Test("models Core Data could not hold are refused with every problem named")
     func invalidModels() {
         let twins = ManagedObjectModel(entities: [EntityDescription(name: "A"), EntityDescription(name: "A")])
@@ -233,7 +275,8 @@ enum ModelSummary {
                     "  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) transient=\(attribute.isTransient) "
                         + "indexed=\(attribute.isIndexed) spotlight=\(attribute.isIndexedBySpotlight) transformer=\(attribute.valueTransformerName ?? "-") "
                         + "preserve=\(attribute.preservesValueInHistoryOnDeletion) renaming=\(renaming(attribute.renamingIdentifier, attribute.name)) "
-                        + "modifier=\(attribute.versionHashModifier ?? "-") info=\(info(attribute.userInfo)) default=\(defaultValue(attribute))\(derived)")
+                        + "modifier=\(attribute.versionHashModifier ?? "-") info=\(info(attribute.userInfo)) default=\(defaultValue(attribute))\(derived) "
+                        + "bounds=\(bounds(attribute))")
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 lines.append(
@@ -264,6 +307,24 @@ enum ModelSummary {
 
     private static func info(_ userInfo: UserInfo) -> String {
         userInfo.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+    }
+
+    /// The minimum and maximum Core Data validates: a number's or a date's value, a string's length.
+    private static func bounds(_ attribute: AttributeDescription) -> String {
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float:
+            return
+                "\(attribute.minValueString.flatMap(Double.init).map { "\($0)" } ?? "-")...\(attribute.maxValueString.flatMap(Double.init).map { "\($0)" } ?? "-")"
+        case .string:
+            return
+                "\(attribute.minValueString.flatMap { Int64($0) }.map { "\($0)" } ?? "-")...\(attribute.maxValueString.flatMap { Int64($0) }.map { "\($0)" } ?? "-")"
+        case .date:
+            let minimum = attribute.minDateTimeInterval ?? attribute.minValueString.flatMap(Double.init)
+            let maximum = attribute.maxDateTimeInterval ?? attribute.maxValueString.flatMap(Double.init)
+            return "\(minimum.map { "\($0)" } ?? "-")...\(maximum.map { "\($0)" } ?? "-")"
+        default:
+            return "-"
+        }
     }
 
     private static func defaultValue(_ attribute: AttributeDescription) -> String {

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The cache is the runtime model: every entity lists its inherited properties too, so the declared ones
 /// are its own minus its parent's (§4.1); the implicit one-property fetch indexes some framework versions
-/// add are dropped (§4.2). Not decoded: fetched properties, validation predicates (min/max values) and
-/// derivation expressions, none of which changes the entity version hashes or the store layout.
+/// add are dropped (§4.2). Minimums and maximums are read back from the validation predicates Core Data
+/// archives for them. Not decoded: fetched properties and other validation predicates, none of which
+/// changes the entity version hashes or the store layout.
 /// References are followed one at a time with a visit budget, so a hostile archive cannot loop.
 struct ModelCacheDecoder {
     /// The largest inflated archive accepted; the corpus's largest is about 60 KB.
@@ -189,6 +190,7 @@ struct ModelCacheDecoder {
         attribute.renamingIdentifier = renaming(try string(object["NSRenamingIdentifier"]), name: name)
         attribute.userInfo = try userInfo(object["NSUserInfo"])
         try setDefault(of: &attribute, from: object["NSDefaultValue"])
+        try setBounds(of: &attribute, from: object["NSValidationPredicates"])
         return attribute
     }
 
@@ -224,6 +226,49 @@ struct ModelCacheDecoder {
             }
         default:
             return  // archived app objects (Transformable defaults) are not kept
+        }
+    }
+
+    /// The model file's minimum and maximum, from the validation predicates Core Data archives for them:
+    /// `SELF >= min` / `SELF <= max` for numbers and dates, `length >= min` / `length <= max` for strings.
+    /// Other validation predicates (code-built ones) are not kept.
+    private mutating func setBounds(of attribute: inout AttributeDescription, from value: PropertyListValue?) throws(ModelCacheError) {
+        for item in try elements(value) {
+            guard let predicate = try object(item), predicate.className == "NSComparisonPredicate",
+                let comparator = try object(predicate["NSPredicateOperator"]), comparator.className == "NSComparisonPredicateOperator",
+                (integer(comparator["NSModifier"]) ?? 0) == 0, let left = try object(predicate["NSLeftExpression"]),
+                let right = try object(predicate["NSRightExpression"]), right.className == "NSConstantValueExpression"
+            else { continue }
+            let isMinimum: Bool
+            switch integer(comparator["NSOperatorType"]) {
+            case 3: isMinimum = true
+            case 1: isMinimum = false
+            default: continue
+            }
+            let constant = try resolve(right["NSConstantValue"])
+            switch attribute.type {
+            case .integer16, .integer32, .integer64, .decimal, .double, .float:
+                guard left.className == "NSSelfExpression" else { continue }
+                let text: String
+                switch constant {
+                case .integer(let number)?: text = String(number)
+                case .real(let number)?: text = String(number)
+                default: continue
+                }
+                if isMinimum { attribute.minValueString = text } else { attribute.maxValueString = text }
+            case .string:
+                guard left.className == "NSKeyPathExpression", try expressionText(predicate["NSLeftExpression"]) == "length",
+                    case .integer(let length)? = constant
+                else { continue }
+                if isMinimum { attribute.minValueString = String(length) } else { attribute.maxValueString = String(length) }
+            case .date:
+                guard left.className == "NSSelfExpression", let date = try object(right["NSConstantValue"]), date.className == "NSDate",
+                    case .real(let seconds)? = try resolve(date["NS.time"])
+                else { continue }
+                if isMinimum { attribute.minDateTimeInterval = seconds } else { attribute.maxDateTimeInterval = seconds }
+            default:
+                continue
+            }
         }
     }
 
@@ -383,7 +428,8 @@ extension ManagedObjectModel {
     ///
     /// The result has the entities, attributes, relationships, uniqueness constraints, fetch indexes,
     /// version identifier and configurations of the archived model, so its entity version hashes equal
-    /// the store's. Fetched properties, validation predicates and derivation expressions are not decoded.
+    /// the store's, with minimums and maximums and derivation expressions (key paths and functions of
+    /// them). Fetched properties and other validation predicates are not decoded.
     /// - Throws: ``ModelCacheError`` naming the problem.
     public init(modelCache blob: [UInt8]) throws(ModelCacheError) {
         self = try ModelCacheDecoder.decode(blob)

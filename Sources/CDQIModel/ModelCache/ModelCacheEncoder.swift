@@ -14,8 +14,9 @@ import Foundation
 /// fallbacks), minimum and maximum counts, delete rule and ordering. Flag words (`_P`, `NSFlagsKey`)
 /// follow §3.8.
 ///
-/// Not archived: fetched properties and fetch request templates (their predicates would have to be
-/// archived as object graphs), validation predicates (minimum and maximum values, regular expressions),
+/// Minimums and maximums are archived as Core Data's validation predicates (numbers, dates, string
+/// lengths). Not archived: fetched properties and fetch request templates (their predicates would have to
+/// be archived as object graphs), regular expressions and Binary lengths (no corpus archive shows them),
 /// derivation expressions other than key paths and functions of them, fetch index elements that are
 /// expressions. None of them changes an entity version hash or the store layout. A model with Composite
 /// attributes is refused (``ModelCacheEncodingError/unsupported(_:)``): no corpus archive shows their form.
@@ -229,6 +230,13 @@ struct ModelCacheEncoder {
         fields["NSValueTransformerName"] = archive.string(attribute.valueTransformerName)
         fields["NSDefaultValue"] = defaultValue(of: attribute)
         fields["NSFlagsKey"] = .integer(attribute.preservesValueInHistoryOnDeletion ? 0x10 : 0)
+        let rules = validationRules(of: attribute)
+        if !rules.isEmpty {
+            fields["NSValidationPredicates"] = archive.array(rules.map(\.predicate))
+            fields["NSValidationWarnings"] = archive.array(rules.map { archive.value(.integer($0.warning)) })
+            // Bits 4 and 5 of the flag word say "no validation predicates, no warnings" (§3.8).
+            if case .integer(let flags)? = fields["_P"] { fields["_P"] = .integer(flags & ~0x30) }
+        }
         var classes = ["NSAttributeDescription", "NSPropertyDescription", "NSObject"]
         if attribute.isDerived {
             classes.insert("NSDerivedAttributeDescription", at: 0)
@@ -311,6 +319,61 @@ struct ModelCacheEncoder {
         }
         fields["_P"] = .integer(flags)
         return fields
+    }
+
+    // MARK: Validation
+
+    /// The model file's minimum and maximum as Core Data archives them (§3.3, NoteStore's
+    /// `SELF >= 0`): a number's or a date's as `SELF >= min` and `SELF <= max`, a string's length as
+    /// `length >= min` and `length <= max`, each with the public validation error code Core Data reports
+    /// (`NSValidationNumberTooSmallError` 1620 and so on). Values that do not read as the type are left out.
+    private mutating func validationRules(of attribute: AttributeDescription) -> [(predicate: PropertyListValue, warning: Int64)] {
+        var rules: [(predicate: PropertyListValue, warning: Int64)] = []
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float:
+            for (text, isMinimum) in [(attribute.minValueString, true), (attribute.maxValueString, false)] {
+                guard let text, let constant = Int64(text).map(PropertyListValue.integer) ?? Double(text).map(PropertyListValue.real) else {
+                    continue
+                }
+                rules.append((comparison(selfExpression(), isMinimum: isMinimum, constant), isMinimum ? 1620 : 1610))
+            }
+        case .string:
+            for (text, isMinimum) in [(attribute.minValueString, true), (attribute.maxValueString, false)] {
+                guard let text, let length = Int64(text), length >= 0 else { continue }
+                rules.append((comparison(keyPath("length"), isMinimum: isMinimum, .integer(length)), isMinimum ? 1670 : 1660))
+            }
+        case .date:
+            let bounds = [
+                (attribute.minDateTimeInterval ?? attribute.minValueString.flatMap(Double.init), true),
+                (attribute.maxDateTimeInterval ?? attribute.maxValueString.flatMap(Double.init), false),
+            ]
+            for (seconds, isMinimum) in bounds {
+                guard let seconds else { continue }
+                let date = archive.encode(classes: ["NSDate", "NSObject"], fields: ["NS.time": .real(seconds)])
+                rules.append((comparison(selfExpression(), isMinimum: isMinimum, date), isMinimum ? 1640 : 1630))
+            }
+        default:
+            break
+        }
+        return rules
+    }
+
+    /// `left >= constant` (a minimum) or `left <= constant` (a maximum).
+    private mutating func comparison(_ left: PropertyListValue, isMinimum: Bool, _ constant: PropertyListValue) -> PropertyListValue {
+        let type: Int64 = isMinimum ? 3 : 1
+        let right = archive.encode(
+            classes: ["NSConstantValueExpression", "NSExpression", "NSObject"],
+            fields: ["NSConstantValue": constant, "NSExpressionType": .integer(0)])
+        let comparator = archive.encode(
+            classes: ["NSComparisonPredicateOperator", "NSPredicateOperator", "NSObject"],
+            fields: ["NSOperatorType": .integer(type), "NSModifier": .integer(0), "NSVariant": .integer(type), "NSOptions": .integer(0)])
+        return archive.encode(
+            classes: ["NSComparisonPredicate", "NSPredicate", "NSObject"],
+            fields: ["NSLeftExpression": left, "NSRightExpression": right, "NSPredicateOperator": comparator])
+    }
+
+    private mutating func selfExpression() -> PropertyListValue {
+        archive.encode(classes: ["NSSelfExpression", "NSExpression", "NSObject"], fields: ["NSExpressionType": .integer(1)])
     }
 
     // MARK: Values
@@ -401,7 +464,7 @@ struct ModelCacheEncoder {
         let specifier = archive.encode(
             classes: ["NSKeyPathSpecifierExpression", "NSExpression", "NSObject"],
             fields: ["NSExpressionType": .integer(10), "NSKeyPath": archive.string(path)])
-        let operand = archive.encode(classes: ["NSSelfExpression", "NSExpression", "NSObject"], fields: ["NSExpressionType": .integer(1)])
+        let operand = selfExpression()
         return archive.encode(
             classes: ["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"],
             fields: [

@@ -95,6 +95,15 @@ struct AppleModelCacheWriteTests {
         #expect(ModelVersionHashes(model: again).entityHashes == ModelVersionHashes(model: decoded).entityHashes)
     }
 
+    @Test("NoteStore's validation predicate SELF >= 0 reads back as the minimum of ICAccount.serverSideUpdateTaskFailureCount")
+    func noteStoreMinimum() throws {
+        let model = try ManagedObjectModel(modelCache: try Self.blob(of: "log2timeline__plaso__NoteStore.sqlite"))
+        let attribute = model.entity(named: "ICAccount")?.attribute(named: "serverSideUpdateTaskFailureCount")
+        #expect(attribute?.type == .integer16)
+        #expect(attribute?.minValueString == "0")
+        #expect(attribute?.maxValueString == nil)
+    }
+
     @Test(
         "compressing Apple's inflated archive gives Apple's blob byte for byte (Compression's zlib: level 5, raw)",
         arguments: CorpusModelCacheTests.stores.map(\.name))
