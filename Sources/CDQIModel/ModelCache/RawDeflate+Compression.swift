@@ -19,7 +19,7 @@ extension RawDeflate {
         guard let sourceSize = uLong(exactly: input.count) else {
             throw CompressionFailure(reason: "\(input.count) bytes are too many for zlib")
         }
-        let bound = Int(deflateBound(&stream, sourceSize))
+        let bound = Int(clamping: deflateBound(&stream, sourceSize))
         var output = [UInt8](repeating: 0, count: max(bound, 64))
         var input = input
         let (code, produced): (Int32, Int) = input.withUnsafeMutableBufferPointer { source in
