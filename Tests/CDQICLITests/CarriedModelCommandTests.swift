@@ -1,3 +1,4 @@
+import CDQIModel
 import CDQIStore
 import Foundation
 import Testing
@@ -87,7 +88,7 @@ import Testing
         #expect(export.standardOutput.components(separatedBy: "{\"_id\": \"").count - 1 == rows)
     }
 
-    @Test("a store without Z_MODELCACHE (one we wrote) is refused by name, for query and export")
+    @Test("a store without Z_MODELCACHE content (one we wrote, its row deleted) is refused by name, for query and export")
     func refusesAStoreWithoutAModel() throws {
         let folder = try TemporaryFolder()
         let company = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld").path
@@ -95,6 +96,7 @@ import Testing
         try Data(#"{"Department": [{"_id": "d", "name": "Sales"}]}"#.utf8).write(to: document)
         let store = folder.url.appendingPathComponent("company.sqlite").path
         #expect(try CommandRunner.run(["import", company, store, document.path]).status == 0)
+        try SQLiteConnection(path: store).execute("DELETE FROM Z_MODELCACHE")
         for arguments in [["query", store, "--entity", "Department"], ["export", store]] {
             let output = try CommandRunner.run(arguments)
             #expect(output.status == 1)
@@ -104,6 +106,46 @@ import Testing
         // With its model, the same store reads.
         let count = try CommandRunner.run(["query", company, store, "--entity", "Department", "--count"])
         #expect(count.standardOutput == "1\n")
+    }
+
+    @Test("a store a PersistentContainer wrote is queried with no model file: the model it carries")
+    func queriesAStoreWeWrote() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("company.sqlite")
+        do {
+            let bundle = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld")
+            let container = try PersistentContainer(model: try ModelLoader().load(url: bundle).model, url: url)
+            let context = container.viewContext
+            for (name, budget) in [("Research", 10), ("Sales", 20)] {
+                let department = try context.insertNewObject(forEntityName: "Department")
+                try department.setValue(name, forKey: "name")
+                try department.setValue(Decimal(budget), forKey: "budget")
+            }
+            try context.save()
+        }
+        let output = try CommandRunner.run(["query", url.path, "--entity", "Department", "--select", "name", "--order", "name", "--format", "csv"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput == "name\r\nResearch\r\nSales\r\n")
+    }
+
+    @Test("after cdqi migrate the store is queried with no model file, in the new version's terms")
+    func queriesAMigratedStore() throws {
+        let folder = try TemporaryFolder()
+        let bundle = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Library.xcdatamodeld").path
+        let document = folder.url.appendingPathComponent("seed.json")
+        try Data(
+            #"{"Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z"}]}"#.utf8
+        ).write(to: document)
+        let store = folder.url.appendingPathComponent("library.sqlite").path
+        #expect(try CommandRunner.run(["import", bundle, store, document.path, "--model-version", "Library"]).status == 0)
+        // Version 1 names the attribute addedAt; version 2 renames it createdAt.
+        let before = try CommandRunner.run(["query", store, "--entity", "Book", "--select", "title", "--select", "addedAt", "--format", "csv"])
+        #expect(before.status == 0, "\(before.standardError)")
+        #expect(before.standardOutput == "title,addedAt\r\nDune,2001-01-01T00:16:40Z\r\n")
+        #expect(try CommandRunner.run(["migrate", bundle, store]).status == 0)
+        let after = try CommandRunner.run(["query", store, "--entity", "Book", "--select", "title", "--select", "createdAt", "--format", "csv"])
+        #expect(after.status == 0, "\(after.standardError)")
+        #expect(after.standardOutput == "title,createdAt\r\nDune,2001-01-01T00:16:40Z\r\n")
     }
 
     @Test("with no model: a missing store is named, and --model-version is a usage error")

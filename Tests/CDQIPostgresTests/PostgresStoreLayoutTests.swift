@@ -171,6 +171,12 @@ struct PostgresStoreLayoutTests {
             #expect(Set(hashes.keys) == ["Department", "Employee", "Manager", "Project"])
             #expect(hashes.values.allSatisfy { $0.count == 32 })
 
+            // The model, as Core Data keeps it: one Z_MODELCACHE row that decodes to the same version hashes.
+            let cache = try connection.query(#"SELECT "Z_CONTENT" FROM "Z_MODELCACHE""#)
+            #expect(cache.rowCount == 1)
+            let carried = try ManagedObjectModel(modelCache: [UInt8](try #require(try cache.data(row: 0, column: 0))))
+            #expect(ModelVersionHashes(model: carried).entityHashes == hashes)
+
             // The unique index is a real one: a second project of the same title is refused.
             try connection.query(#"INSERT INTO "ZPROJECT" ("Z_PK", "Z_ENT", "Z_OPT", "ZTITLE") VALUES (1, 4, 1, $1)"#, [.string("Apollo")])
             #expect {

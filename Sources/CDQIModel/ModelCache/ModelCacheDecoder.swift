@@ -1,10 +1,13 @@
+import Foundation
+
 /// Decodes the model a Core Data SQLite store keeps in `Z_MODELCACHE` (raw DEFLATE of a keyed archive of
 /// `NSManagedObjectModel`, reference `z-modelcache.md`) into a ``ManagedObjectModel``.
 ///
 /// The cache is the runtime model: every entity lists its inherited properties too, so the declared ones
 /// are its own minus its parent's (§4.1); the implicit one-property fetch indexes some framework versions
-/// add are dropped (§4.2). Not decoded: fetched properties, validation predicates (min/max values) and
-/// derivation expressions, none of which changes the entity version hashes or the store layout.
+/// add are dropped (§4.2). Minimums and maximums are read back from the validation predicates Core Data
+/// archives for them. Not decoded: fetched properties and other validation predicates, none of which
+/// changes the entity version hashes or the store layout.
 /// References are followed one at a time with a visit budget, so a hostile archive cannot loop.
 struct ModelCacheDecoder {
     /// The largest inflated archive accepted; the corpus's largest is about 60 KB.
@@ -76,7 +79,10 @@ struct ModelCacheDecoder {
         entities.sort { Self.precedes($0.name, $1.name) }
         var model = ManagedObjectModel(entities: entities)
         let identifiers = try elements(root["NSVersionIdentifiers"]).map { (value) throws(ModelCacheError) in try string(value) }
-        if let identifier = identifiers.compactMap({ $0 }).sorted().first { model.versionIdentifier = identifier }
+        // An empty identifier (Core Data's `{""}`) is the model's "none".
+        if let identifier = identifiers.compactMap({ $0 }).filter({ !$0.isEmpty }).sorted().first {
+            model.versionIdentifier = identifier
+        }
         for (key, value) in try entries(root["NSConfigurations"]) {
             guard let name = try string(key) else { continue }
             var members: [String] = []
@@ -149,6 +155,16 @@ struct ModelCacheDecoder {
             if elements.count == 1, elements[0].property == indexName { continue }
             entity.fetchIndexes.append(FetchIndex(name: indexName, elements: elements))
         }
+        // Legacy compound indexes; from framework 977 on they only mirror the fetch indexes (§3.2).
+        if object["NSFetchIndexDescriptions"] == nil {
+            for value in try elements(object["NSCompoundIndexes"]) {
+                var elements: [FetchIndex.Element] = []
+                for property in try self.elements(value) {
+                    elements.append(FetchIndex.Element(property: try requiredString(property, "a compound index of entity '\(name)'")))
+                }
+                entity.compoundIndexes.append(FetchIndex(name: "", elements: elements))
+            }
+        }
         return entity
     }
 
@@ -174,6 +190,7 @@ struct ModelCacheDecoder {
         attribute.renamingIdentifier = renaming(try string(object["NSRenamingIdentifier"]), name: name)
         attribute.userInfo = try userInfo(object["NSUserInfo"])
         try setDefault(of: &attribute, from: object["NSDefaultValue"])
+        try setBounds(of: &attribute, from: object["NSValidationPredicates"])
         return attribute
     }
 
@@ -195,11 +212,63 @@ struct ModelCacheDecoder {
                 attribute.defaultDateTimeInterval = seconds
             } else if object.className == "NSDate", case .integer(let seconds)? = try resolve(object["NS.time"]) {
                 attribute.defaultDateTimeInterval = Double(seconds)
+            } else if object.className == "NSUUID", case .data(let bytes)? = try resolve(object["NS.uuidbytes"]), bytes.count == 16 {
+                let uuid = UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                    ))
+                attribute.defaultValueString = uuid.uuidString
+            } else if object.className == "NSURL", try resolve(object["NS.base"]) == nil, let text = try string(object["NS.relative"]) {
+                attribute.defaultValueString = text
             } else if let text = try? string(value) {
                 attribute.defaultValueString = text
             }
         default:
             return  // archived app objects (Transformable defaults) are not kept
+        }
+    }
+
+    /// The model file's minimum and maximum, from the validation predicates Core Data archives for them:
+    /// `SELF >= min` / `SELF <= max` for numbers and dates, `length >= min` / `length <= max` for strings.
+    /// Other validation predicates (code-built ones) are not kept.
+    private mutating func setBounds(of attribute: inout AttributeDescription, from value: PropertyListValue?) throws(ModelCacheError) {
+        for item in try elements(value) {
+            guard let predicate = try object(item), predicate.className == "NSComparisonPredicate",
+                let comparator = try object(predicate["NSPredicateOperator"]), comparator.className == "NSComparisonPredicateOperator",
+                (integer(comparator["NSModifier"]) ?? 0) == 0, let left = try object(predicate["NSLeftExpression"]),
+                let right = try object(predicate["NSRightExpression"]), right.className == "NSConstantValueExpression"
+            else { continue }
+            let isMinimum: Bool
+            switch integer(comparator["NSOperatorType"]) {
+            case 3: isMinimum = true
+            case 1: isMinimum = false
+            default: continue
+            }
+            let constant = try resolve(right["NSConstantValue"])
+            switch attribute.type {
+            case .integer16, .integer32, .integer64, .decimal, .double, .float:
+                guard left.className == "NSSelfExpression" else { continue }
+                let text: String
+                switch constant {
+                case .integer(let number)?: text = String(number)
+                case .real(let number)?: text = String(number)
+                default: continue
+                }
+                if isMinimum { attribute.minValueString = text } else { attribute.maxValueString = text }
+            case .string:
+                guard left.className == "NSKeyPathExpression", try expressionText(predicate["NSLeftExpression"]) == "length",
+                    case .integer(let length)? = constant
+                else { continue }
+                if isMinimum { attribute.minValueString = String(length) } else { attribute.maxValueString = String(length) }
+            case .date:
+                guard left.className == "NSSelfExpression", let date = try object(right["NSConstantValue"]), date.className == "NSDate",
+                    case .real(let seconds)? = try resolve(date["NS.time"])
+                else { continue }
+                if isMinimum { attribute.minDateTimeInterval = seconds } else { attribute.maxDateTimeInterval = seconds }
+            default:
+                continue
+            }
         }
     }
 
@@ -254,12 +323,19 @@ struct ModelCacheDecoder {
             return try string(expression["NSKeyPath"])
         case "NSFunctionExpression":
             let aggregates = ["count:": "@count", "sum:": "@sum", "max:": "@max", "min:": "@min", "average:": "@avg"]
-            guard let selector = try string(expression["NSSelectorName"]), let aggregate = aggregates[selector] else {
-                return nil
-            }
+            guard let selector = try string(expression["NSSelectorName"]) else { return nil }
             let arguments = try elements(expression["NSArguments"])
-            guard arguments.count == 1, let path = try expressionText(arguments[0]) else { return nil }
-            return "\(path).\(aggregate)"
+            if let aggregate = aggregates[selector] {
+                guard arguments.count == 1, let path = try expressionText(arguments[0]) else { return nil }
+                return "\(path).\(aggregate)"
+            }
+            // Another function of key paths, in the model file's spelling: `canonical:(name)`, `now()`.
+            var texts: [String] = []
+            for argument in arguments {
+                guard let text = try expressionText(argument) else { return nil }
+                texts.append(text)
+            }
+            return "\(selector)(\(texts.joined(separator: ", ")))"
         default:
             return nil
         }
@@ -352,7 +428,8 @@ extension ManagedObjectModel {
     ///
     /// The result has the entities, attributes, relationships, uniqueness constraints, fetch indexes,
     /// version identifier and configurations of the archived model, so its entity version hashes equal
-    /// the store's. Fetched properties, validation predicates and derivation expressions are not decoded.
+    /// the store's, with minimums and maximums and derivation expressions (key paths and functions of
+    /// them). Fetched properties and other validation predicates are not decoded.
     /// - Throws: ``ModelCacheError`` naming the problem.
     public init(modelCache blob: [UInt8]) throws(ModelCacheError) {
         self = try ModelCacheDecoder.decode(blob)

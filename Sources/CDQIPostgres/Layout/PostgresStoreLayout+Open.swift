@@ -57,6 +57,10 @@ extension PostgresStoreLayout {
         try connection.query(
             "INSERT INTO \(qualified("Z_METADATA")) (\"Z_VERSION\", \"Z_UUID\", \"Z_PLIST\") VALUES (1, $1, $2)",
             [.string(metadata.uuid), .data(try propertyList(of: metadata))])
+        // The model, as Core Data keeps it in its stores (a model that cannot be archived leaves it out).
+        if let cache = try? model.modelCacheContent() {
+            try connection.query("INSERT INTO \(qualified("Z_MODELCACHE")) (\"Z_CONTENT\") VALUES ($1)", [.data(Data(cache))])
+        }
         return metadata
     }
 

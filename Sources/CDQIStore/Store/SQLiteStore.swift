@@ -160,6 +160,7 @@ public final class SQLiteStore {
             try insertMetadata.bind(metadata.uuid, at: 1)
             try insertMetadata.bind(plist, at: 2)
             try insertMetadata.run()
+            try writeModelCache(model, on: connection)
             return metadata
         }
     }

@@ -36,12 +36,13 @@ struct ModelCacheTests {
         }
     }
 
-    @Test("a store we create carries no model yet, and says so")
-    func ourStoreHasNoCache() throws {
+    @Test("a store whose Z_MODELCACHE row is gone carries no model, and says so")
+    func storeWithoutCache() throws {
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
         defer { cleanUp() }
         let url = folder.appendingPathComponent("Company.sqlite")
         _ = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: url)
+        try SQLiteConnection(path: url.path).execute("DELETE FROM Z_MODELCACHE")
         #expect(!ManagedObjectModel.storeCarriesModel(at: url))
         #expect(throws: MigrationError.noModelCache(store: url.path)) { try ManagedObjectModel(storeModelCacheAt: url) }
     }
