@@ -33,7 +33,7 @@ struct DocumentReader {
         let references = checker.references
         let indexByID = checker.indexByID
         checker = Checker(model: model)  // the plan's arrays are this function's alone: changed in place
-        resolve(&plan, references: references, indexByID: indexByID, problems: &problems)
+        resolve(&plan, references: references, ids: indexByID, problems: &problems)
         if problems.isEmpty {
             problems += inverseDisagreements(plan)
         }
@@ -46,11 +46,9 @@ struct DocumentReader {
         var plan = ImportPlan()
         var problems: [DocumentProblem] = []
         var entityIndex: [String: Int] = [:]
-        var indexByID: [DocumentID: Int] = [:]
+        var indexByID = DocumentIDIndex()
         /// Each statement's references, in the order of ``ImportPlan/destinations`` (resolved later).
         var references: [String] = []
-        /// Per entity of ``ImportPlan/entities``, how many objects it has so far.
-        var ordinals: [Int] = []
         /// The list being read: its entity in ``ImportPlan/entities``, or `nil` when it is not read.
         var current: Int?
 
@@ -85,7 +83,6 @@ struct DocumentReader {
                 index = plan.entities.count
                 entityIndex[entityName] = index
                 plan.entities.append(ImportPlan.Entity(entity, model: model))
-                ordinals.append(0)
             }
             current = index
             plan.lists.append(ImportPlan.List(entity: index, offset: offset, objects: plan.objects.count..<plan.objects.count))
@@ -116,28 +113,31 @@ struct DocumentReader {
                             message: "an _id is a non-empty string, not \(idValue.kindDescription)"))
                 }
             }
+            var isFirstWithItsID = false
             if let id = objectID {
-                if let other = indexByID[DocumentID(id)] {
+                if let other = indexByID.position(of: id, in: plan.objects) {
                     let otherObject = plan.objects[other]
                     problems.append(
                         DocumentProblem(
                             entity: entityName, object: label, key: "_id",
                             message: "the _id is used twice (also by \(plan.entity(of: otherObject).description.name) #\(ordinal(of: other)))"))
                 } else {
-                    indexByID[DocumentID(id)] = plan.objects.count
+                    isFirstWithItsID = true
                 }
             }
-            ordinals[current] += 1
+            // An _id used twice names its first object only (the index holds that one).
             plan.objects.append(ImportPlan.Object(entity: current, position: position, id: objectID, firstStatement: plan.statements.count))
-            objectOrdinals.append(ordinals[current])
+            if isFirstWithItsID { indexByID.insert(plan.objects.count - 1, in: plan.objects) }
             if let last = plan.lists.indices.last { plan.lists[last].objects = plan.lists[last].objects.lowerBound..<plan.objects.count }
             readObject(members, entity: plan.entities[current], label: label)
         }
 
-        /// Each object's place among the objects of its entity (from 1), for "also by Employee #2".
-        var objectOrdinals: [Int] = []
-
-        private func ordinal(of index: Int) -> Int { objectOrdinals[index] }
+        /// An object's place among the objects of its entity (from 1), for "also by Employee #2": its
+        /// place in its list, counting objects only (an entity has one list: a key is never given twice).
+        private func ordinal(of index: Int) -> Int {
+            guard let list = plan.lists.last(where: { $0.objects.lowerBound <= index }) else { return index + 1 }
+            return index - list.objects.lowerBound + 1
+        }
 
         private mutating func readObject(_ members: [(key: String, value: JSONValue)], entity: ImportPlan.Entity, label: String) {
             let name = entity.description.name
@@ -193,7 +193,7 @@ struct DocumentReader {
 
     /// Pass two, on the plan: references become positions in ``ImportPlan/objects`` (each object's
     /// to-one statements, then its to-many ones, as problems are reported).
-    private func resolve(_ plan: inout ImportPlan, references: [String], indexByID: [DocumentID: Int], problems: inout [DocumentProblem]) {
+    private func resolve(_ plan: inout ImportPlan, references: [String], ids: DocumentIDIndex, problems: inout [DocumentProblem]) {
         plan.destinations = [Int](repeating: -1, count: references.count)
         for index in plan.objects.indices {
             let object = plan.objects[index]
@@ -217,7 +217,7 @@ struct DocumentReader {
                                 continue
                             }
                         }
-                        guard let destinationIndex = indexByID[DocumentID(reference)] else {
+                        guard let destinationIndex = ids.position(of: reference, in: plan.objects) else {
                             problem("no object in the document has the _id \(JSONWriter.quoted(reference))")
                             continue
                         }

@@ -37,12 +37,23 @@ struct ImportPlan {
 
     /// One relationship of an object as the document states it.
     struct Statement {
-        /// The relationship: a position in its entity's ``Entity/relationships``.
-        var relationship: Int
         /// Its destinations: a run of ``ImportPlan/destinations`` (empty for a to-one set to `null`).
         var start: Int
         var count: Int
+        /// The relationship: a position in its entity's ``Entity/relationships`` (32 bits keep a
+        /// statement in 24 bytes; an entity has far fewer relationships).
+        private var relationshipPosition: Int32
         var isToMany: Bool
+
+        init(relationship: Int, start: Int, count: Int, isToMany: Bool) {
+            self.start = start
+            self.count = count
+            relationshipPosition = Int32(truncatingIfNeeded: relationship)
+            self.isToMany = isToMany
+        }
+
+        /// The relationship: a position in its entity's ``Entity/relationships``.
+        var relationship: Int { Int(relationshipPosition) }
     }
 
     /// One entity's list in the document.
