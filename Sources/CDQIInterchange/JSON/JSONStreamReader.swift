@@ -242,9 +242,14 @@ struct JSONStreamReader {
                 guard let run = String(validating: buffer[(runStart - bufferStart)..<index], as: UTF8.self) else {
                     throw error("the string is not valid UTF-8", at: runStart)
                 }
-                text += run
                 index += 1
-                if byte == UInt8(ascii: "\"") { return text }
+                if byte == UInt8(ascii: "\"") {
+                    // A string without escapes (most are) is its one run.
+                    if text.isEmpty { return run }
+                    text += run
+                    return text
+                }
+                text += run
                 text.unicodeScalars.append(try parseEscape())
                 runStart = offset
                 pinned = runStart
