@@ -1,3 +1,4 @@
+import CDQITestSupport
 import Foundation
 import Testing
 
@@ -54,6 +55,38 @@ import Testing
             } catch {
                 #expect(error.description == message, "\(text)")
             }
+        }
+    }
+
+    /// Damaged copies of a document (a byte replaced, dropped or doubled) read the same, value or error,
+    /// whatever the chunk size: where chunks end never changes what is read.
+    @Test func chunkSizeNeverChangesTheOutcome() {
+        let document = Array(
+            "{\"Employee\": [{\"_id\": \"e1\", \"name\": \"Åsa \\u00e9\\ud83d\\ude00\", \"n\": -12.5e3, \"ok\": true},\n {\"_id\": \"e2\", \"tags\": [null, false, 0]}]}"
+                .utf8)
+        let replacements = Array("{}[],:\"\\ 0-.eEtfnu\n".utf8) + [0xC3, 0xFF, 0x00]
+        var rng = SeededGenerator(seed: 14)
+        for _ in 0..<400 {
+            var damaged = document
+            let place = rng.below(damaged.count)
+            switch rng.below(3) {
+            case 0: damaged[place] = replacements[rng.below(replacements.count)]
+            case 1: damaged.remove(at: place)
+            default: damaged.insert(damaged[place], at: place)
+            }
+            var outcomes: [String] = []
+            for chunkSize in [1, 2, 7, 1 << 16] {
+                var reader = JSONStreamReader(source: BytesDocumentSource(damaged), chunkSize: chunkSize)
+                reader.start()
+                do {
+                    let value = try reader.parseValue()
+                    try reader.finish()
+                    outcomes.append(JSONWriter.compact(value))
+                } catch {
+                    outcomes.append(error.description)
+                }
+            }
+            #expect(Set(outcomes).count == 1, "\(String(decoding: damaged, as: UTF8.self)): \(outcomes)")
         }
     }
 
