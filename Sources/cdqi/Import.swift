@@ -38,24 +38,20 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion, forStore: store)
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw StoreCommandSupport.fail("\(file): cannot read the document")
-            }
-            data = contents
-        }
+        // The document is read a chunk at a time, twice (checked, then inserted), never whole: standard
+        // input is first copied to a temporary file.
+        let spool = file == "-" ? try Self.spoolStandardInput() : nil
+        defer { if let spool { try? FileManager.default.removeItem(at: spool) } }
+        let documentURL = spool ?? URL(fileURLWithPath: file)
         let importer = StoreImporter(model: loadedModel)
         do {
             if dryRun {
-                let summary = try importer.check(data)
+                let summary = try importer.check(contentsOf: documentURL)
                 StoreCommandSupport.write("would import \(summary.counted)\n")
             } else {
                 let progress = ProgressLine(verb: "inserted", noun: "object")
                 defer { progress.finish() }
-                let summary = try importer.importDocument(data, into: URL(fileURLWithPath: store), progress: progress.update)
+                let summary = try importer.importDocument(contentsOf: documentURL, into: URL(fileURLWithPath: store), progress: progress.update)
                 progress.finish()
                 StoreCommandSupport.write("\(summary.description)\n")
             }
@@ -63,5 +59,25 @@ struct Import: ParsableCommand {
             throw StoreCommandSupport.fail(
                 StoreCommandSupport.withVersionHint("\(file): \(error.description)", model: model, loaded: loadedModel, store: store))
         }
+    }
+
+    /// Copies standard input to a new temporary file, a chunk at a time, and returns the file.
+    private static func spoolStandardInput() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-import-\(getpid())-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let output = FileHandle(forWritingAtPath: url.path)
+        else {
+            throw StoreCommandSupport.fail("-: cannot copy standard input to a temporary file in \(url.deletingLastPathComponent().path)")
+        }
+        defer { try? output.close() }
+        do {
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw StoreCommandSupport.fail("-: cannot copy standard input to a temporary file: \(error.localizedDescription)")
+        }
+        return url
     }
 }

@@ -47,8 +47,9 @@ struct CommandRunner {
         throw Failure(description: "cannot find the cdqi binary near \(starts.map(\.path)); set CDQI_BINARY")
     }
 
-    /// Runs `cdqi` with `arguments` in `directory`, with an 80-column terminal width for stable help.
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+    /// Runs `cdqi` with `arguments` in `directory`, with an 80-column terminal width for stable help, and
+    /// the file `input` (else nothing) as standard input.
+    static func run(_ arguments: [String], in directory: URL? = nil, input: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -68,7 +69,7 @@ struct CommandRunner {
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try out.close()

@@ -9,233 +9,274 @@ import CDQIPredicate
 /// to refer to it; every other key is an attribute or a relationship of the entity (inherited ones
 /// included). A to-one relationship takes an `_id` or `null`; a to-many one an array of `_id`s. When
 /// both sides of an inverse pair are given they must agree.
+///
+/// The document is read one object at a time (``DocumentWalker``): values are checked and let go, and
+/// what the plan keeps of an object is its entity, its `_id` and its references. Problems come in the
+/// document's order, then those of references (once every `_id` is known), then disagreeing inverses;
+/// a syntax error anywhere is the only error reported.
 struct DocumentReader {
     let model: ManagedObjectModel
 
-    private struct Pending {
-        var entity: EntityDescription
-        var label: String
-        var attributes: [(key: String, value: StoredValue)] = []
-        var toOne: [(key: String, relationship: RelationshipDescription, reference: String?)] = []
-        var toMany: [(key: String, relationship: RelationshipDescription, references: [String])] = []
+    func read(_ source: DocumentSource) -> Result<ImportPlan, InterchangeError> {
+        var checker = Checker(model: model)
+        do {
+            try DocumentWalker.walk(source, visitor: &checker)
+        } catch let error as JSONParseError {
+            if let failure = source.failure { return .failure(.store(failure)) }
+            return .failure(.syntax(error))
+        } catch {
+            return .failure(.store("\(error)"))
+        }
+        if let failure = source.failure { return .failure(.store(failure)) }
+        var plan = checker.plan
+        var problems = checker.problems
+        let references = checker.references
+        let indexByID = checker.indexByID
+        checker = Checker(model: model)  // the plan's arrays are this function's alone: changed in place
+        resolve(&plan, references: references, ids: indexByID, problems: &problems)
+        if problems.isEmpty {
+            problems += inverseDisagreements(plan)
+        }
+        return problems.isEmpty ? .success(plan) : .failure(.invalidDocument(problems))
     }
 
-    func read(_ document: JSONValue) -> Result<ImportPlan, InterchangeError> {
+    /// Pass one: every object's values checked, its `_id` and references noted.
+    private struct Checker: DocumentVisitor {
+        let model: ManagedObjectModel
+        var plan = ImportPlan()
         var problems: [DocumentProblem] = []
-        guard case .object(let lists) = document else {
-            return .failure(
-                .invalidDocument([
-                    DocumentProblem(
-                        message: "the document must be an object whose keys are entity names, not \(document.kindDescription)")
-                ]))
+        var entityIndex: [String: Int] = [:]
+        var indexByID = DocumentIDIndex()
+        /// Each statement's references, in the order of ``ImportPlan/destinations`` (resolved later).
+        var references: [String] = []
+        /// The list being read: its entity in ``ImportPlan/entities``, or `nil` when it is not read.
+        var current: Int?
+
+        init(model: ManagedObjectModel) {
+            self.model = model
         }
-        var pending: [Pending] = []
-        var indexByID: [DocumentID: Int] = [:]
-        let known = model.entities.map(\.name)
-        for (entityName, list) in lists {
+
+        mutating func documentIsNot(_ kind: String) {
+            problems.append(DocumentProblem(message: "the document must be an object whose keys are entity names, not \(kind)"))
+        }
+
+        mutating func beginList(entity entityName: String, at offset: Int) -> Bool {
+            current = nil
             guard let entity = model.entity(named: entityName) else {
+                let known = model.entities.map(\.name)
                 problems.append(
                     DocumentProblem(
                         entity: entityName,
                         message: "the model has no such entity (entities: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"))
-                continue
+                return false
             }
             if entity.isAbstract {
                 problems.append(
                     DocumentProblem(
                         entity: entityName, message: "the entity is abstract and has no objects of its own; list them under its sub-entities"))
-                continue
+                return false
             }
-            guard case .array(let elements) = list else {
-                problems.append(DocumentProblem(entity: entityName, message: "expected an array of objects, not \(list.kindDescription)"))
-                continue
+            let index: Int
+            if let known = entityIndex[entityName] {
+                index = known
+            } else {
+                index = plan.entities.count
+                entityIndex[entityName] = index
+                plan.entities.append(ImportPlan.Entity(entity, model: model))
             }
-            for (position, element) in elements.enumerated() {
-                let positionLabel = "#\(position + 1)"
-                guard case .object(let members) = element else {
+            current = index
+            plan.lists.append(ImportPlan.List(entity: index, offset: offset, objects: plan.objects.count..<plan.objects.count))
+            return true
+        }
+
+        mutating func listIsNot(_ kind: String, entity: String) {
+            problems.append(DocumentProblem(entity: entity, message: "expected an array of objects, not \(kind)"))
+        }
+
+        mutating func element(_ members: [(key: String, value: JSONValue)]?, kind: String, position: Int, entity entityName: String) {
+            guard let current else { return }
+            let positionLabel = "#\(position)"
+            guard let members else {
+                problems.append(DocumentProblem(entity: entityName, object: positionLabel, message: "expected an object, not \(kind)"))
+                return
+            }
+            var label = positionLabel
+            var objectID: String?
+            if let idValue = members.first(where: { $0.key == "_id" })?.value {
+                if case .string(let id) = idValue, !id.isEmpty {
+                    label = JSONWriter.quoted(id)
+                    objectID = id
+                } else {
                     problems.append(
                         DocumentProblem(
-                            entity: entityName, object: positionLabel, message: "expected an object, not \(element.kindDescription)"))
-                    continue
+                            entity: entityName, object: positionLabel, key: "_id",
+                            message: "an _id is a non-empty string, not \(idValue.kindDescription)"))
                 }
-                var label = positionLabel
-                var objectID: String?
-                if let idValue = members.first(where: { $0.key == "_id" })?.value {
-                    if case .string(let id) = idValue, !id.isEmpty {
-                        label = JSONWriter.quoted(id)
-                        objectID = id
-                    } else {
-                        problems.append(
-                            DocumentProblem(
-                                entity: entityName, object: positionLabel, key: "_id",
-                                message: "an _id is a non-empty string, not \(idValue.kindDescription)"))
-                    }
-                }
-                if let id = objectID {
-                    if let other = indexByID[DocumentID(id)] {
-                        problems.append(
-                            DocumentProblem(
-                                entity: entityName, object: label, key: "_id",
-                                message: "the _id is used twice (also by \(pending[other].entity.name) #\(Self.position(of: other, in: pending)))"))
-                    } else {
-                        indexByID[DocumentID(id)] = pending.count
-                    }
-                }
-                pending.append(readObject(members, entity: entity, label: label, problems: &problems))
             }
+            var isFirstWithItsID = false
+            if let id = objectID {
+                if let other = indexByID.position(of: id, in: plan.objects) {
+                    let otherObject = plan.objects[other]
+                    problems.append(
+                        DocumentProblem(
+                            entity: entityName, object: label, key: "_id",
+                            message: "the _id is used twice (also by \(plan.entity(of: otherObject).description.name) #\(ordinal(of: other)))"))
+                } else {
+                    isFirstWithItsID = true
+                }
+            }
+            // An _id used twice names its first object only (the index holds that one).
+            plan.objects.append(ImportPlan.Object(entity: current, position: position, id: objectID, firstStatement: plan.statements.count))
+            if isFirstWithItsID { indexByID.insert(plan.objects.count - 1, in: plan.objects) }
+            if let last = plan.lists.indices.last { plan.lists[last].objects = plan.lists[last].objects.lowerBound..<plan.objects.count }
+            readObject(members, entity: plan.entities[current], label: label)
         }
 
-        // References, once every _id is known.
-        var objects: [ImportPlan.Object] = []
-        for item in pending {
-            var object = ImportPlan.Object(entity: item.entity.name, label: item.label, attributes: item.attributes, toOne: [], toMany: [])
-            for (key, relationship, reference) in item.toOne {
-                guard let reference else {
-                    object.toOne.append((key, nil))
-                    continue
-                }
-                if let index = resolve(reference, relationship, from: item, key: key, indexByID: indexByID, pending: pending, problems: &problems) {
-                    object.toOne.append((key, index))
-                }
-            }
-            for (key, relationship, references) in item.toMany {
-                var members: [Int] = []
-                var seen: Set<DocumentID> = []
-                for reference in references {
-                    guard seen.insert(DocumentID(reference)).inserted else {
-                        problems.append(
-                            DocumentProblem(
-                                entity: item.entity.name, object: item.label, key: key, message: "lists \(JSONWriter.quoted(reference)) twice"))
-                        continue
-                    }
-                    if let index = resolve(reference, relationship, from: item, key: key, indexByID: indexByID, pending: pending, problems: &problems) {
-                        members.append(index)
-                    }
-                }
-                object.toMany.append((key, members))
-            }
-            objects.append(object)
+        /// An object's place among the objects of its entity (from 1), for "also by Employee #2": its
+        /// place in its list, counting objects only (an entity has one list: a key is never given twice).
+        private func ordinal(of index: Int) -> Int {
+            guard let list = plan.lists.last(where: { $0.objects.lowerBound <= index }) else { return index + 1 }
+            return index - list.objects.lowerBound + 1
         }
-        if problems.isEmpty {
-            problems += inverseDisagreements(objects, pending: pending)
-        }
-        return problems.isEmpty ? .success(ImportPlan(objects: objects)) : .failure(.invalidDocument(problems))
-    }
 
-    private func readObject(
-        _ members: [(key: String, value: JSONValue)], entity: EntityDescription, label: String, problems: inout [DocumentProblem]
-    ) -> Pending {
-        var item = Pending(entity: entity, label: label)
-        let attributes = model.allAttributes(of: entity)
-        let relationships = model.allRelationships(of: entity)
-        for (key, value) in members where key != "_id" {
-            func problem(_ message: String) {
-                problems.append(DocumentProblem(entity: entity.name, object: label, key: key, message: message))
-            }
-            if let attribute = attributes.first(where: { $0.name == key }) {
-                if attribute.isTransient {
-                    problem("the attribute is transient (never stored), so it cannot be imported")
-                    continue
+        private mutating func readObject(_ members: [(key: String, value: JSONValue)], entity: ImportPlan.Entity, label: String) {
+            let name = entity.description.name
+            for (key, value) in members where key != "_id" {
+                func problem(_ message: String) {
+                    problems.append(DocumentProblem(entity: name, object: label, key: key, message: message))
                 }
-                switch AttributeValueReader.read(value, for: attribute) {
-                case .success(let stored): item.attributes.append((key, stored))
-                case .failure(let failure): problem(failure.message)
-                }
-            } else if let relationship = relationships.first(where: { $0.name == key }) {
-                if relationship.isTransient {
-                    problem("the relationship is transient (never stored), so it cannot be imported")
-                    continue
-                }
-                if relationship.isToMany {
-                    guard case .array(let elements) = value else {
-                        problem("a to-many relationship takes an array of _ids, not \(value.kindDescription)")
+                if let attributeIndex = entity.attributeIndex[key] {
+                    let attribute = entity.attributes[attributeIndex]
+                    if attribute.isTransient {
+                        problem("the attribute is transient (never stored), so it cannot be imported")
                         continue
                     }
-                    var references: [String] = []
-                    for element in elements {
-                        guard case .string(let reference) = element else {
-                            problem("a to-many relationship takes an array of _ids (strings), and holds \(element.kindDescription)")
+                    if case .failure(let failure) = AttributeValueReader.read(value, for: attribute) { problem(failure.message) }
+                } else if let relationshipIndex = entity.relationshipIndex[key] {
+                    let relationship = entity.relationships[relationshipIndex]
+                    if relationship.isTransient {
+                        problem("the relationship is transient (never stored), so it cannot be imported")
+                        continue
+                    }
+                    let start = references.count
+                    if relationship.isToMany {
+                        guard case .array(let elements) = value else {
+                            problem("a to-many relationship takes an array of _ids, not \(value.kindDescription)")
                             continue
                         }
-                        references.append(reference)
+                        for element in elements {
+                            guard case .string(let reference) = element else {
+                                problem("a to-many relationship takes an array of _ids (strings), and holds \(element.kindDescription)")
+                                continue
+                            }
+                            references.append(reference)
+                        }
+                    } else {
+                        switch value {
+                        case .null: break
+                        case .string(let reference): references.append(reference)
+                        default:
+                            problem("a to-one relationship takes an _id (a string) or null, not \(value.kindDescription)")
+                            continue
+                        }
                     }
-                    item.toMany.append((key, relationship, references))
+                    plan.statements.append(
+                        ImportPlan.Statement(
+                            relationship: relationshipIndex, start: start, count: references.count - start, isToMany: relationship.isToMany))
                 } else {
-                    switch value {
-                    case .null: item.toOne.append((key, relationship, nil))
-                    case .string(let reference): item.toOne.append((key, relationship, reference))
-                    default: problem("a to-one relationship takes an _id (a string) or null, not \(value.kindDescription)")
-                    }
+                    let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+                    problem("entity \(name) has no such attribute or relationship (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
                 }
-            } else {
-                let names = (attributes.map(\.name) + relationships.map(\.name))
-                problem("entity \(entity.name) has no such attribute or relationship (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
             }
         }
-        return item
     }
 
-    /// The index of the object `reference` names, if it exists and may be a destination of `relationship`.
-    private func resolve(
-        _ reference: String, _ relationship: RelationshipDescription, from item: Pending, key: String,
-        indexByID: [DocumentID: Int], pending: [Pending], problems: inout [DocumentProblem]
-    ) -> Int? {
-        guard let index = indexByID[DocumentID(reference)] else {
-            problems.append(
-                DocumentProblem(
-                    entity: item.entity.name, object: item.label, key: key,
-                    message: "no object in the document has the _id \(JSONWriter.quoted(reference))"))
-            return nil
+    /// Pass two, on the plan: references become positions in ``ImportPlan/objects`` (each object's
+    /// to-one statements, then its to-many ones, as problems are reported).
+    private func resolve(_ plan: inout ImportPlan, references: [String], ids: DocumentIDIndex, problems: inout [DocumentProblem]) {
+        plan.destinations = [Int](repeating: -1, count: references.count)
+        for index in plan.objects.indices {
+            let object = plan.objects[index]
+            let entity = plan.entity(of: object)
+            let range = plan.statementRange(of: index)
+            for toMany in [false, true] {
+                for statementIndex in range where plan.statements[statementIndex].isToMany == toMany {
+                    let statement = plan.statements[statementIndex]
+                    let relationship = entity.relationships[statement.relationship]
+                    var seen: Set<DocumentID> = []
+                    for position in plan.destinationRange(of: statement) {
+                        let reference = references[position]
+                        func problem(_ message: String) {
+                            problems.append(
+                                DocumentProblem(
+                                    entity: entity.description.name, object: plan.label(of: object), key: relationship.name, message: message))
+                        }
+                        if toMany {
+                            guard seen.insert(DocumentID(reference)).inserted else {
+                                problem("lists \(JSONWriter.quoted(reference)) twice")
+                                continue
+                            }
+                        }
+                        guard let destinationIndex = ids.position(of: reference, in: plan.objects) else {
+                            problem("no object in the document has the _id \(JSONWriter.quoted(reference))")
+                            continue
+                        }
+                        let destination = plan.entity(of: plan.objects[destinationIndex]).description
+                        let lineage = [destination.name] + model.ancestors(of: destination).map(\.name)
+                        guard lineage.contains(relationship.destinationEntityName) else {
+                            problem(
+                                "\(JSONWriter.quoted(reference)) is an object of entity \(destination.name), and the relationship "
+                                    + "holds \(relationship.destinationEntityName) objects")
+                            continue
+                        }
+                        plan.destinations[position] = destinationIndex
+                    }
+                }
+            }
         }
-        let destination = pending[index].entity
-        let lineage = [destination.name] + model.ancestors(of: destination).map(\.name)
-        guard lineage.contains(relationship.destinationEntityName) else {
-            problems.append(
-                DocumentProblem(
-                    entity: item.entity.name, object: item.label, key: key,
-                    message: "\(JSONWriter.quoted(reference)) is an object of entity \(destination.name), and the relationship "
-                        + "holds \(relationship.destinationEntityName) objects"))
-            return nil
-        }
-        return index
     }
 
     /// When both sides of an inverse pair are given, an edge one side states must be stated by the other.
-    private func inverseDisagreements(_ objects: [ImportPlan.Object], pending: [Pending]) -> [DocumentProblem] {
-        // (object index, key) → the destinations the document gives it.
-        var stated: [Key: Set<Int>] = [:]
-        for (index, object) in objects.enumerated() {
-            for (key, destination) in object.toOne { stated[Key(object: index, key: key)] = destination.map { [$0] } ?? [] }
-            for (key, members) in object.toMany { stated[Key(object: index, key: key)] = Set(members) }
-        }
+    private func inverseDisagreements(_ plan: ImportPlan) -> [DocumentProblem] {
+        // Each statement's destinations in order, for looking one up.
+        var sorted = plan.destinations
+        for statement in plan.statements { sorted[plan.destinationRange(of: statement)].sort() }
         var problems: [DocumentProblem] = []
-        for (index, object) in objects.enumerated() {
-            let relationships = model.allRelationships(of: pending[index].entity)
-            let keys = object.toOne.map(\.key) + object.toMany.map(\.key)
-            for key in keys {
-                guard let relationship = relationships.first(where: { $0.name == key }), let inverse = relationship.inverseName,
-                    let destinations = stated[Key(object: index, key: key)]
-                else { continue }
-                for destination in destinations.sorted() {
-                    guard let back = stated[Key(object: destination, key: inverse)], !back.contains(index) else { continue }
-                    let other = objects[destination]
-                    problems.append(
-                        DocumentProblem(
-                            entity: object.entity, object: object.label, key: key,
-                            message: "names \(other.entity) \(other.label), whose inverse '\(inverse)' does not name this object back"))
+        for index in plan.objects.indices {
+            let object = plan.objects[index]
+            let entity = plan.entity(of: object)
+            let range = plan.statementRange(of: index)
+            for toMany in [false, true] {
+                for statementIndex in range where plan.statements[statementIndex].isToMany == toMany {
+                    let stated = plan.statements[statementIndex]
+                    let relationship = entity.relationships[stated.relationship]
+                    guard let inverse = relationship.inverseName else { continue }
+                    for destination in sorted[plan.destinationRange(of: stated)] {
+                        guard let back = plan.statementIndex(of: destination, named: inverse).map({ plan.statements[$0] }),
+                            !Self.contains(sorted[plan.destinationRange(of: back)], index)
+                        else { continue }
+                        let other = plan.objects[destination]
+                        problems.append(
+                            DocumentProblem(
+                                entity: entity.description.name, object: plan.label(of: object), key: relationship.name,
+                                message:
+                                    "names \(plan.entity(of: other).description.name) \(plan.label(of: other)), whose inverse '\(inverse)' does not name this object back"
+                            ))
+                    }
                 }
             }
         }
         return problems
     }
 
-    private struct Key: Hashable {
-        var object: Int
-        var key: String
-    }
-
-    private static func position(of index: Int, in pending: [Pending]) -> Int {
-        let entity = pending[index].entity.name
-        return pending[...index].filter { $0.entity.name == entity }.count
+    /// Whether the sorted run `run` holds `value` (a binary search).
+    private static func contains(_ run: ArraySlice<Int>, _ value: Int) -> Bool {
+        var low = run.startIndex
+        var high = run.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if run[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < run.endIndex && run[low] == value
     }
 }

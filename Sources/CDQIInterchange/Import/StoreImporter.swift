@@ -10,7 +10,11 @@ import Foundation
 /// primary keys follow it) and saved in one transaction; a save the store refuses (a required value
 /// missing, a uniqueness constraint, a count limit) writes nothing, and the problems are reported with
 /// the document's `_id`s. A new store appears only complete, with the document in it (see
-/// ``importDocument(_:into:)``).
+/// ``importDocument(_:into:progress:)``).
+///
+/// A document in a file (``importDocument(contentsOf:into:progress:)``) is read twice, a chunk at a
+/// time, and never held whole: once to check it (keeping of each object only its entity, its `_id` and
+/// its references), once to insert its objects.
 ///
 /// ```swift
 /// let summary = try StoreImporter(model: model).importDocument(Data(json.utf8), into: storeURL)
@@ -19,6 +23,8 @@ import Foundation
 public struct StoreImporter {
     /// The model of the store.
     public let model: ManagedObjectModel
+    /// How many objects a batch holds at least, when the import saves in batches (see ``ImportBatches``).
+    var batchSize = 5_000
 
     /// Creates an importer for a model.
     public init(model: ManagedObjectModel) {
@@ -27,7 +33,16 @@ public struct StoreImporter {
 
     /// Checks a document without touching any store, and returns how many objects of each entity it holds.
     public func check(_ document: Data) throws(InterchangeError) -> ImportSummary {
-        ImportSummary(try plan(document))
+        ImportSummary(try plan(BytesDocumentSource(Array(document))))
+    }
+
+    /// Checks the document in the file at `documentURL` (read a chunk at a time) without touching any
+    /// store, and returns how many objects of each entity it holds.
+    ///
+    /// - Throws: ``InterchangeError/store(_:)`` ("cannot read the document: …") when the file cannot
+    ///   be read, else as ``check(_:)``.
+    public func check(contentsOf documentURL: URL) throws(InterchangeError) -> ImportSummary {
+        ImportSummary(try plan(try FileDocumentSource(path: documentURL.path)))
     }
 
     /// Imports a document into the store at `storeURL` (created when missing).
@@ -42,14 +57,33 @@ public struct StoreImporter {
     public func importDocument(
         _ document: Data, into storeURL: URL, progress: ((Int) -> Void)? = nil
     ) throws(InterchangeError) -> ImportSummary {
-        let plan = try plan(document)
+        try importDocument(from: BytesDocumentSource(Array(document)), into: storeURL, progress: progress)
+    }
+
+    /// Imports the document in the file at `documentURL` into the store at `storeURL` (created when
+    /// missing), as ``importDocument(_:into:progress:)`` does, reading the file a chunk at a time: the
+    /// document is never held in memory whole.
+    ///
+    /// - Throws: ``InterchangeError/store(_:)`` ("cannot read the document: …") when the file cannot
+    ///   be read, else as ``importDocument(_:into:progress:)``. A file that changes while it is imported
+    ///   is refused (``InterchangeError/invalidDocument(_:)``) and nothing is imported.
+    public func importDocument(
+        contentsOf documentURL: URL, into storeURL: URL, progress: ((Int) -> Void)? = nil
+    ) throws(InterchangeError) -> ImportSummary {
+        try importDocument(from: try FileDocumentSource(path: documentURL.path), into: storeURL, progress: progress)
+    }
+
+    private func importDocument(
+        from source: DocumentSource, into storeURL: URL, progress: ((Int) -> Void)?
+    ) throws(InterchangeError) -> ImportSummary {
+        let plan = try plan(source)
         if !FileManager.default.fileExists(atPath: storeURL.path),
-            try importIntoNewFile(plan, storeURL: storeURL, progress: progress)
+            try importIntoNewFile(plan, from: source, storeURL: storeURL, progress: progress)
         {
             return ImportSummary(plan)
         }
         try Self.checkUndamaged(storeURL)
-        try insertAndSave(plan, storeURL: storeURL, progress: progress)
+        try insertAndSave(plan, from: source, storeURL: storeURL, progress: progress)
         return ImportSummary(plan)
     }
 
@@ -79,14 +113,16 @@ public struct StoreImporter {
 
     /// Builds the store in a scratch file in the store's folder and links it to `storeURL`; returns
     /// `false` (after removing the scratch file) when a store appeared there meanwhile.
-    private func importIntoNewFile(_ plan: ImportPlan, storeURL: URL, progress: ((Int) -> Void)?) throws(InterchangeError) -> Bool {
+    private func importIntoNewFile(
+        _ plan: ImportPlan, from source: DocumentSource, storeURL: URL, progress: ((Int) -> Void)?
+    ) throws(InterchangeError) -> Bool {
         let folder = storeURL.deletingLastPathComponent()
         let scratch = folder.appendingPathComponent(".\(storeURL.lastPathComponent).cdqi-import-\(getpid())-\(UUID().uuidString)")
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(scratch.path + suffix) }
         }
         do {
-            try insertAndSave(plan, storeURL: scratch, progress: progress)
+            try insertAndSave(plan, from: source, storeURL: scratch, progress: progress)
         } catch .store(let message) {
             // Messages name the file the user gave, not the scratch file.
             throw .store(message.replacingOccurrences(of: scratch.path, with: storeURL.path))
@@ -103,19 +139,15 @@ public struct StoreImporter {
         return false
     }
 
-    private func plan(_ document: Data) throws(InterchangeError) -> ImportPlan {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(Array(document))
-        } catch {
-            throw .syntax(error)
-        }
-        return try DocumentReader(model: model).read(json).get()
+    private func plan(_ source: DocumentSource) throws(InterchangeError) -> ImportPlan {
+        try DocumentReader(model: model).read(source).get()
     }
 
     /// Runs in its own scope so that the container (and its connection) is closed when it returns: a
     /// new store is complete in its file before it is linked into place.
-    private func insertAndSave(_ plan: ImportPlan, storeURL: URL, progress: ((Int) -> Void)?) throws(InterchangeError) {
+    private func insertAndSave(
+        _ plan: ImportPlan, from source: DocumentSource, storeURL: URL, progress: ((Int) -> Void)?
+    ) throws(InterchangeError) {
         let container: PersistentContainer
         do {
             // An existing store keeps its journal mode: an import adds rows and changes nothing else,
@@ -125,45 +157,75 @@ public struct StoreImporter {
             throw .store(StoreQuery.naming(storeURL, error.description))
         }
         let context = container.viewContext
-        var inserted: [ManagedObject] = []
-        inserted.reserveCapacity(plan.objects.count)
+        let batches = ImportBatches(plan, model: model, batchSize: batchSize)
+        if batches.isBatched {
+            do {
+                // Every batch's save is part of one transaction: all of them are written, or none.
+                try container.coordinator.inOneTransaction {
+                    var inserter = DocumentInserter(plan: plan, batches: batches, context: context, progress: progress)
+                    try inserter.insertAll(from: source)
+                    try Self.checkUnchanged(source)
+                    do {
+                        try context.save()
+                    } catch let error as ContextError {
+                        if case .validation = error { throw DocumentInserter.BatchRefused() }
+                        throw error
+                    }
+                }
+                return
+            } catch is DocumentInserter.BatchRefused {
+                // The store refused a batch: the import is redone as one save (and fails, rolled back
+                // by it), which reports every problem with the document's names for the objects.
+                context.reset()
+            } catch {
+                throw Self.failure(error, source: source, storeURL: storeURL)
+            }
+        }
+        var inserter = DocumentInserter(plan: plan, batches: ImportBatches(single: plan), context: context, progress: progress)
         do {
-            for object in plan.objects {
-                let managed = try context.insertNewObject(forEntityName: object.entity)
-                for (key, value) in object.attributes { try managed.setStoredValue(value, forKey: key) }
-                inserted.append(managed)
-                if inserted.count % 1_000 == 0 { progress?(inserted.count) }
-            }
-            for (index, object) in plan.objects.enumerated() {
-                let managed = inserted[index]
-                for (key, destination) in object.toOne { try managed.setValue(destination.map { inserted[$0] }, forKey: key) }
-                for (key, members) in object.toMany { try managed.setValue(members.map { inserted[$0] }, forKey: key) }
-            }
-        } catch let error as ContextError {
-            throw .store(error.description)
-        } catch let error as ManagedObjectError {
-            // The document was checked, so this names a value the store layer refuses.
-            throw .store(error.description)
+            try inserter.insertAll(from: source)
+            try Self.checkUnchanged(source)
         } catch {
-            throw .store("\(error)")
+            throw Self.failure(error, source: source, storeURL: storeURL)
         }
         do {
             _ = try context.save()
         } catch .validation(let failures) {
-            let labels = Dictionary(
-                inserted.enumerated().map { ($1.objectID.uriString, plan.objects[$0]) }, uniquingKeysWith: { first, _ in first })
-            throw .invalidDocument(failures.map { Self.problem($0, labels: labels) })
+            let indexes = Dictionary(
+                inserter.inserted.map { ($1.objectID.uriString, $0) }, uniquingKeysWith: { first, _ in first })
+            throw .invalidDocument(failures.map { Self.problem($0, plan: plan, indexes: indexes) })
         } catch {
             throw .store(error.description)
         }
     }
 
+    /// Refuses a document that is no longer the one that was checked.
+    private static func checkUnchanged(_ source: DocumentSource) throws {
+        if source.failure != nil || source.hasChanged { throw DocumentInserter.Changed() }
+    }
+
+    /// An error of inserting or saving, as the importer reports it.
+    private static func failure(_ error: any Error, source: DocumentSource, storeURL: URL) -> InterchangeError {
+        if let failure = source.failure { return .store(failure) }
+        switch error {
+        case let error as ContextError: return .store(error.description)
+        // The document was checked, so this names a value the store layer refuses.
+        case let error as ManagedObjectError: return .store(error.description)
+        case let error as StoreError: return .store(error.description)
+        case let error as SQLiteError: return .store(StoreError.classifying(error, path: storeURL.path).description)
+        case is DocumentInserter.Changed, is JSONParseError:
+            return .invalidDocument([DocumentProblem(message: "the document changed while it was imported")])
+        default: return .store("\(error)")
+        }
+    }
+
     /// A validation failure of the save, in the document's terms.
-    private static func problem(_ failure: ValidationFailure, labels: [String: ImportPlan.Object]) -> DocumentProblem {
-        let object = labels[failure.objectID]
+    private static func problem(_ failure: ValidationFailure, plan: ImportPlan, indexes: [String: Int]) -> DocumentProblem {
+        let object = indexes[failure.objectID].map { plan.objects[$0] }
         func name(_ uri: String) -> String {
-            guard let other = labels[uri] else { return uri }
-            return "\(other.entity) \(other.label)"
+            guard let index = indexes[uri] else { return uri }
+            let other = plan.objects[index]
+            return "\(plan.entity(of: other).description.name) \(plan.label(of: other))"
         }
         var description = failure.description
         let subject = "\(failure.entityName).\(failure.key) of \(failure.objectID): "
@@ -172,7 +234,7 @@ public struct StoreImporter {
             description = "\(name(other)) has the same \(properties.joined(separator: ", ")) (a uniqueness constraint)"
         }
         return DocumentProblem(
-            entity: failure.entityName, object: object?.label ?? failure.objectID, key: failure.key, message: description)
+            entity: failure.entityName, object: object.map(plan.label(of:)) ?? failure.objectID, key: failure.key, message: description)
     }
 }
 
@@ -190,15 +252,10 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(_ plan: ImportPlan) {
-        var counts: [Count] = []
-        for object in plan.objects {
-            if let index = counts.firstIndex(where: { $0.entity == object.entity }) {
-                counts[index].count += 1
-            } else {
-                counts.append(Count(entity: object.entity, count: 1))
-            }
-        }
-        self.counts = counts
+        // Entities enter the plan in the order the document first lists them.
+        var counts = plan.entities.map { Count(entity: $0.description.name, count: 0) }
+        for object in plan.objects { counts[object.entity].count += 1 }
+        self.counts = counts.filter { $0.count > 0 }
     }
 
     /// The total number of objects.

@@ -136,8 +136,12 @@ public final class SQLiteConnection {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: commits when it returns, rolls back when it
     /// throws. IMMEDIATE takes the write lock first, so the busy timeout applies (a DEFERRED
-    /// transaction that upgrades from read to write fails at once with SQLITE_BUSY instead).
+    /// transaction that upgrades from read to write fails at once with SQLITE_BUSY instead). Inside a
+    /// transaction that is open already, a savepoint instead.
     public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        // Inside a transaction the caller opened, a savepoint: `body` writes all or nothing, and the
+        // caller's transaction decides whether any of it is committed.
+        if !isAutocommit { return try savepoint(body) }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -146,6 +150,22 @@ public final class SQLiteConnection {
         } catch {
             // SQLite may already have rolled back (disk full, I/O error); then ROLLBACK fails harmlessly.
             if !isAutocommit { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT cdqi_write")
+        do {
+            let result = try body()
+            try execute("RELEASE cdqi_write")
+            return result
+        } catch {
+            // As with ROLLBACK above: SQLite may have rolled the whole transaction back already.
+            if !isAutocommit {
+                try? execute("ROLLBACK TO cdqi_write")
+                try? execute("RELEASE cdqi_write")
+            }
             throw error
         }
     }
