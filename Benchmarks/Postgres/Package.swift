@@ -17,12 +17,15 @@ let package = Package(
     targets: [
         // libpq's C API for the hand-written baseline (the library's own CLibPQ is not a product).
         .systemLibrary(name: "CLibPQBench", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // Callgrind's client requests (header only; nothing without valgrind's headers) for `--callgrind`.
+        .systemLibrary(name: "CCallgrindBench"),
         // W1, W2, W3, W4 and W7 over PostgreSQL, each written against libpq, postgres-nio, our driver
         // (CDQIPostgres's PostgresConnection) and Fluent's models.
         .target(
             name: "PostgresInventoryBench",
             dependencies: [
                 "CLibPQBench",
+                "CCallgrindBench",
                 .product(name: "CDQIPostgres", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIModel", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIPredicate", package: "CoreDataQueryInterface"),

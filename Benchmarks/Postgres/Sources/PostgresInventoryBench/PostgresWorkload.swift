@@ -1,3 +1,5 @@
+import CCallgrindBench
+
 /// One way of running a workload, with the untimed work around each timed run.
 public struct PostgresContender: Sendable {
     public var kind: PostgresContenderKind
@@ -96,30 +98,44 @@ public struct PostgresWorkloadResult: Sendable {
 /// Runs workloads: one untimed warm-up run of each contender, then `rounds` timed rounds, the
 /// contenders' order rotating from round to round so that none always runs first. Every run, warm-up
 /// or timed, is checked: its result against the workload's expected checksum, then ``PostgresContender/verify``.
+///
+/// With `callgrind`, under `valgrind --tool=callgrind --instr-atstart=no`, valgrind counts the timed runs'
+/// instructions only (this process's: the client side; every thread, so postgres-nio's event loop too)
+/// and writes one profile per timed run, described as `W2 libpq` (`bin/bench-postgres --callgrind`).
 public struct PostgresWorkloadRunner: Sendable {
     public var rounds: Int
+    public var callgrind: Bool
 
-    public init(rounds: Int) { self.rounds = rounds }
+    public init(rounds: Int, callgrind: Bool = false) {
+        self.rounds = rounds
+        self.callgrind = callgrind
+    }
+
+    /// Whether this process runs under valgrind (and this build has callgrind's client requests).
+    public static var isOnValgrind: Bool { cdqi_bench_on_valgrind() != 0 }
 
     public func run(_ workload: PostgresWorkload) async throws -> PostgresWorkloadResult {
         var result = PostgresWorkloadResult(workload: workload, seconds: [:])
         let contenders = workload.contenders
-        for contender in contenders { _ = try await timedRun(contender, of: workload) }
+        for contender in contenders { _ = try await timedRun(contender, of: workload, counted: false) }
         for round in 0..<rounds {
             for offset in 0..<contenders.count {
                 let contender = contenders[(round + offset) % contenders.count]
-                result.seconds[contender.kind, default: []].append(try await timedRun(contender, of: workload))
+                result.seconds[contender.kind, default: []].append(
+                    try await timedRun(contender, of: workload, counted: callgrind))
             }
         }
         return result
     }
 
-    private func timedRun(_ contender: PostgresContender, of workload: PostgresWorkload) async throws -> Double {
+    private func timedRun(_ contender: PostgresContender, of workload: PostgresWorkload, counted: Bool) async throws -> Double {
         try await contender.prepare()
         let clock = ContinuousClock()
+        if counted { cdqi_bench_callgrind_start() }
         let start = clock.now
         let rows = try await contender.run()
         let elapsed = clock.now - start
+        if counted { cdqi_bench_callgrind_stop("\(workload.id) \(contender.kind.rawValue)") }
         let checksum = rows.checksum()
         guard checksum == workload.expected else {
             throw WrongResult(
