@@ -78,7 +78,7 @@ extension LoadedBundle {
             }
             source = found.model
             sourceName = found.model.versionName
-        } else if let cached = try? ManagedObjectModel(storeModelCacheAt: url) {
+        } else if let cached = try? ManagedObjectModel(storeModelCacheAt: url), Self.isEarlierVersion(cached, of: target.model) {
             source = cached
             sourceName = nil
         } else {
@@ -160,5 +160,17 @@ extension LoadedBundle {
             report.objectCount = done.objectCount
         }
         return report
+    }
+}
+
+extension LoadedBundle {
+    /// Whether a store's carried model can be an earlier version of `model`: at least one entity of the
+    /// one is an entity of the other (by name, or through a renaming identifier). A store of an unrelated
+    /// model would otherwise "migrate" by dropping every entity it has.
+    static func isEarlierVersion(_ carried: ManagedObjectModel, of model: ManagedObjectModel) -> Bool {
+        let names = Set(carried.entities.map(\.name))
+        return model.entities.contains { entity in
+            names.contains(entity.name) || entity.renamingIdentifier.map(names.contains) == true
+        }
     }
 }

@@ -2,9 +2,9 @@ import CDQIModel
 import Foundation
 
 extension PersistentContainer {
-    /// Opens the store at `url` with the version of the bundle that wrote it (or, when the bundle no longer
-    /// has it, the model the store carries in `Z_MODELCACHE`), or creates a new store of
-    /// the bundle's current version when the file is missing or empty.
+    /// Opens the store at `url` with the version of the bundle that wrote it, or creates a new store of
+    /// the bundle's current version when the file is missing or empty. A store whose version the bundle no
+    /// longer has opens with `migrate`, which migrates it from the model it carries in `Z_MODELCACHE`.
     ///
     /// ```swift
     /// let bundle = try LoadedBundle(url: URL(fileURLWithPath: "Library.xcdatamodeld"))
@@ -43,8 +43,9 @@ extension PersistentContainer {
             throw .store(error)
         }
         if let found = bundle.version(matching: metadata) { return found.model }
-        // The bundle no longer has the store's version: the model the store carries, when it has one.
-        if let cached = try? ManagedObjectModel(storeModelCacheAt: url) { return cached }
+        // As Core Data does, a store no version of the bundle wrote is refused, even when it carries its
+        // model: that model is only the source of a migration (`migrate`), never a way to open the store
+        // of another model without a word.
         let nearest = bundle.nearestVersion(to: metadata)
         throw .noMatchingVersion(
             store: url.path, bundle: bundle.url.lastPathComponent,
