@@ -88,6 +88,11 @@ do {
     if selected("W12") {
         report(try ReadDuringWritesWorkload(fixture: suite.fixture, codes: sizes.lookupCodes).line())
     }
+    if selected(MigrationWorkload.id) {
+        // The W10 sizes: 1M rows, 20k with --quick.
+        let workload = try MigrationWorkload(fixture: suite.fixture, rows: sizes.iterateRows, label: sizes.label.iterate)
+        report(try workload.line(rounds: sizes.rounds))
+    }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
         var results: [Contender.Kind: IterationWorkload.ChildResult] = [:]
