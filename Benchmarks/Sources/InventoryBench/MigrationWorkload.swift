@@ -48,6 +48,8 @@ public final class MigrationWorkload {
     let expectedColumns: Set<String>
     let expectedIndexes: Set<String>
     let expectedPrimaryKeys: [String]
+    /// The fresh store's `auto_vacuum`, `page_size` and `journal_mode`.
+    let expectedSettings: [String]
     let templateUUID: String
     let expectedTitleChecksum: UInt64
 
@@ -76,6 +78,7 @@ public final class MigrationWorkload {
         freshVersionKeys = freshPlist.filter { Self.versionKeys.contains($0.key) }
         expectedColumns = try Self.columns(fresh)
         expectedIndexes = try Self.indexes(fresh)
+        expectedSettings = try Self.settings(fresh)
         let source = try RawSQLite(path: template.path)
         expectedPrimaryKeys = try Self.primaryKeys(source)
         templateUUID = try Self.strings(source, "SELECT Z_UUID FROM Z_METADATA").first ?? ""
@@ -206,7 +209,8 @@ public final class MigrationWorkload {
                 throw RawSQLite.Failure(description: "\(String(cString: sqlite3_errmsg(db))) in \(sql)")
             }
         }
-        try exec("PRAGMA synchronous = FULL")
+        // Core Data's layout: incremental auto-vacuum, chosen before the first table exists.
+        try exec("PRAGMA synchronous = FULL; PRAGMA auto_vacuum = INCREMENTAL")
         try run("ATTACH DATABASE ? AS old") { $0.bindText(path, at: 1) }
         try exec("BEGIN EXCLUSIVE")
         for sql in freshDDL { try exec(sql) }
@@ -298,6 +302,8 @@ public final class MigrationWorkload {
         }
         guard try Self.columns(db) == expectedColumns else { throw fail("has other columns than a fresh store") }
         guard try Self.indexes(db) == expectedIndexes else { throw fail("has other indexes than a fresh store") }
+        let settings = try Self.settings(db)
+        guard settings == expectedSettings else { throw fail("has settings \(settings), a fresh store \(expectedSettings)") }
     }
 
     private static func strings(_ db: RawSQLite, _ sql: String) throws -> [String] {
@@ -329,6 +335,10 @@ public final class MigrationWorkload {
 
     private static func indexes(_ db: RawSQLite) throws -> Set<String> {
         Set(try strings(db, "SELECT tbl_name || '.' || name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+    }
+
+    private static func settings(_ db: RawSQLite) throws -> [String] {
+        try ["auto_vacuum", "page_size", "journal_mode"].map { try strings(db, "PRAGMA \($0)").first ?? "" }
     }
 
     private static func primaryKeys(_ db: RawSQLite) throws -> [String] {
