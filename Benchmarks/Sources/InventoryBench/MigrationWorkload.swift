@@ -23,12 +23,13 @@ import Darwin
 /// destination's DDL, every row copied by `INSERT … SELECT` in one transaction, synced and renamed over
 /// the original); and **raw in place**, the cheapest hand-written way (`ALTER TABLE … RENAME COLUMN`,
 /// `ADD COLUMN`, an `UPDATE` filling the default, the metadata, in one transaction on the store).
-/// Each run's peak resident memory growth is measured too.
+/// Each contender's peak resident memory growth is measured in a child process of its own (one run),
+/// as W10 does: within one process, memory freed by earlier runs hides the next run's growth.
 public final class MigrationWorkload {
     public static let id = "W15"
 
     /// The contenders of this line.
-    enum Kind: String, CaseIterable {
+    public enum Kind: String, CaseIterable, Sendable {
         case ours, raw, rawInPlace
     }
 
@@ -61,12 +62,14 @@ public final class MigrationWorkload {
         return try ModelLoader().load(url: url).model
     }
 
-    public init(fixture: InventoryFixture, rows: Int, label: String) throws {
+    /// - Parameter template: a populated store of `rows` items to copy for each run (a child process is
+    ///   given its parent's); `nil` makes one.
+    public init(fixture: InventoryFixture, rows: Int, label: String, template: URL? = nil) throws {
         self.fixture = fixture
         self.rows = rows
         self.label = label
         destination = try Self.loadDestinationModel()
-        template = try fixture.makePopulatedStore(named: "migration-template.sqlite", itemCount: rows, withParts: false)
+        self.template = try template ?? fixture.makePopulatedStore(named: "migration-template.sqlite", itemCount: rows, withParts: false)
         let freshURL = fixture.folder.appendingPathComponent("migration-fresh.sqlite")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: freshURL.path + suffix) }
         do { _ = try PersistentContainer(model: destination, url: freshURL) }
@@ -79,7 +82,7 @@ public final class MigrationWorkload {
         expectedColumns = try Self.columns(fresh)
         expectedIndexes = try Self.indexes(fresh)
         expectedSettings = try Self.settings(fresh)
-        let source = try RawSQLite(path: template.path)
+        let source = try RawSQLite(path: self.template.path)
         expectedPrimaryKeys = try Self.primaryKeys(source)
         templateUUID = try Self.strings(source, "SELECT Z_UUID FROM Z_METADATA").first ?? ""
         var checksum = Checksum()
@@ -101,9 +104,16 @@ public final class MigrationWorkload {
         var peakGrowth: Int
     }
 
+    /// The child process's side: one run of `kind` (checked), as "seconds peak-growth-bytes".
+    public func childLine(kind: Kind) throws -> String {
+        let run = try timedRun(kind)
+        return "\(run.seconds) \(run.peakGrowth)"
+    }
+
     /// The summary line: a warm-up run of each contender, then `rounds` rounds in rotating order, each
-    /// run on a fresh copy and checked afterwards.
-    public func line(rounds: Int) throws -> String {
+    /// run on a fresh copy and checked afterwards; then one run of each in a child process started with
+    /// `childArguments(kind, template)`, for its peak memory growth.
+    public func line(rounds: Int, child: (Kind, URL) throws -> String) throws -> String {
         var runs: [Kind: [Run]] = [:]
         let kinds = Kind.allCases
         for kind in kinds { _ = try timedRun(kind) }
@@ -116,19 +126,25 @@ public final class MigrationWorkload {
         func ms(_ kind: Kind) -> String {
             WorkloadResult.format(Measurement.median(runs[kind, default: []].map(\.seconds)) * 1000) + " ms"
         }
-        func mib(_ kind: Kind) -> String {
-            WorkloadResult.format(Measurement.median(runs[kind, default: []].map { Double($0.peakGrowth) }) / 1_048_576) + " MiB"
+        var peaks: [Kind: Int] = [:]
+        for kind in kinds {
+            let fields = try child(kind, template).split(separator: " ")
+            guard fields.count == 2, let growth = Int(fields[1]) else {
+                throw RawSQLite.Failure(description: "W15 \(kind.rawValue): the child process reported no result")
+            }
+            peaks[kind] = growth
         }
+        func mib(_ kind: Kind) -> String { WorkloadResult.format(Double(peaks[kind] ?? 0) / 1_048_576) + " MiB" }
+        let peakRatio = WorkloadResult.format(Double(peaks[.ours] ?? 0) / Double(max(peaks[.raw] ?? 0, 1)), digits: 2)
         func ratio(_ kind: Kind, _ value: (Run) -> Double) -> String {
             let ours = runs[.ours, default: []], theirs = runs[kind, default: []]
             let ratios = zip(ours, theirs).map { pair in value(pair.1) > 0 ? value(pair.0) / value(pair.1) : 0 }
             return WorkloadResult.format(Measurement.median(ratios), digits: 2)
         }
-        let memory: (Run) -> Double = { Double(max($0.peakGrowth, 1)) }
         return "\(Self.id) migrate \(label) (Item: attribute added with a default, attribute renamed): "
             + "ours \(ms(.ours)), peak +\(mib(.ours)), raw \(ms(.raw)), peak +\(mib(.raw)), "
             + "raw in place \(ms(.rawInPlace)), peak +\(mib(.rawInPlace)), "
-            + "ours/raw \(ratio(.raw, \.seconds)), peak ours/raw \(ratio(.raw, memory)), "
+            + "ours/raw \(ratio(.raw, \.seconds)), peak ours/raw \(peakRatio), "
             + "ours/raw in place \(ratio(.rawInPlace, \.seconds)) "
             + "[ours: StoreMigration.migrateStore(at:from:to:), a new store beside the original, one INSERT … SELECT per table, "
             + "swapped in; raw: the same by hand; raw in place: ALTER TABLE RENAME COLUMN + ADD COLUMN + UPDATE; every result checked]"
