@@ -10,7 +10,8 @@ extension PersistentContainer {
     ///
     /// ```swift
     /// // Library.xcdatamodeld ships as a resource; LibraryModel was generated from its current version.
-    /// let bundle = try LoadedBundle(url: Bundle.module.url(forResource: "Library", withExtension: "xcdatamodeld")!)
+    /// guard let bundleURL = Bundle.module.url(forResource: "Library", withExtension: "xcdatamodeld") else { return }
+    /// let bundle = try LoadedBundle(url: bundleURL)
     /// let container = try PersistentContainer(model: LibraryModel.self, url: storeURL, migratingWith: bundle)
     /// ```
     ///
