@@ -5,6 +5,7 @@ import InventoryBench
 // W12 reads during writes run threads of their own).
 //   cdqi-bench [--quick] [--only W2,W4,Q] [--rounds N]
 //   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
+//   cdqi-bench --w15-child KIND TEMPLATE ROWS   (internal: one W15 migration in a process of its own, for its memory)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// Writes a line at once (unbuffered), so that each workload's line shows as soon as it is measured,
@@ -26,6 +27,25 @@ if arguments.first == "--w10-child" {
         FileHandle.standardError.write(Data("W10 \(kind.rawValue): \(error)\n".utf8))
         exit(1)
     }
+}
+
+if arguments.first == "--w15-child" {
+    guard arguments.count == 4, let kind = MigrationWorkload.Kind(rawValue: arguments[1]), let rows = Int(arguments[3]) else {
+        FileHandle.standardError.write(Data("usage: cdqi-bench --w15-child KIND TEMPLATE ROWS\n".utf8))
+        exit(64)
+    }
+    do {
+        let fixture = try InventoryFixture(itemCount: 0)
+        // exit() runs no deinit: remove the child's folder here.
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let workload = try MigrationWorkload(
+            fixture: fixture, rows: rows, label: "", template: URL(fileURLWithPath: arguments[2]))
+        emit(try workload.childLine(kind: kind))
+    } catch {
+        FileHandle.standardError.write(Data("W15 \(kind.rawValue): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 let quick = arguments.contains("--quick")
@@ -87,6 +107,23 @@ do {
     }
     if selected("W12") {
         report(try ReadDuringWritesWorkload(fixture: suite.fixture, codes: sizes.lookupCodes).line())
+    }
+    if selected(MigrationWorkload.id) {
+        // The W10 sizes: 1M rows, 20k with --quick.
+        let workload = try MigrationWorkload(fixture: suite.fixture, rows: sizes.iterateRows, label: sizes.label.iterate)
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        report(
+            try workload.line(rounds: sizes.rounds) { kind, template in
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["--w15-child", kind.rawValue, template.path, String(sizes.iterateRows)]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let output = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return process.terminationStatus == 0 ? String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            })
     }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)

@@ -33,6 +33,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case sqlite(store: String, SQLiteError)
     /// The file system refused a step (creating, syncing or renaming the new store).
     case fileSystem(store: String, reason: String)
+    /// No version of the bundle has the version hashes of a model `cdqi` generated: the code was
+    /// generated from another model, or before the bundle changed.
+    case generatedModelNotInBundle(generatedModel: String, bundle: String)
 
     /// Apple's `NSCocoaErrorDomain` code for the problem.
     public var code: Int {
@@ -40,6 +43,7 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .store: return 134_180
         case .model: return 134_130
         case .noMatchingVersion, .noModelCache, .unreadableModelCache, .modelCacheMismatch, .sourceMismatch: return 134_130
+        case .generatedModelNotInBundle: return 134_130
         case .backwardMigration, .missingValues: return 134_110
         case .notInferable: return 134_140
         case .constraintViolation: return 134_111
@@ -86,6 +90,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(store): migration failed, the store is unchanged: \(error)"
         case .fileSystem(let store, let reason):
             return "\(store): migration failed, the store is unchanged: \(reason)"
+        case .generatedModelNotInBundle(let generatedModel, let bundle):
+            return "\(generatedModel) matches no version of \(bundle) (their entity version hashes differ); "
+                + "run cdqi generate again on the bundle's current version"
         }
     }
 }

@@ -116,6 +116,10 @@ private struct Copier {
             let attach = try connection.prepareUncached("ATTACH DATABASE ? AS target")
             try attach.bind(temporary.path, at: 1)
             try attach.run()
+            // The new file is thrown away unless the copy commits, so it needs no write-ahead log: with a
+            // rollback journal its pages are written once (a fresh file's journal records almost nothing),
+            // not into the WAL and again at the checkpoint. It is a WAL store again before the swap.
+            _ = try scalarText(connection, "PRAGMA target.journal_mode = DELETE")
             let count: Int
             do {
                 count = try connection.exclusiveTransaction { () throws -> Int in
@@ -126,6 +130,7 @@ private struct Copier {
                 try? connection.execute("DETACH DATABASE target")
                 throw error
             }
+            _ = try scalarText(connection, "PRAGMA target.journal_mode = WAL")
             try connection.execute("DETACH DATABASE target")
             // Hold the original against other writers while the new file replaces it.
             try connection.execute("BEGIN EXCLUSIVE")
