@@ -18,7 +18,7 @@ enum RuntimeNames {
         "AggregateExpression", "AggregateFunction", "SubqueryExpression", "QueryError", "ExpressionConvertible",
         "QuerySelectable", "TypedExpression", "QueryResultValue", "QueryIterator", "QuerySelection",
         "SelectionConvertible", "ComputedExpression", "AliasedKeyPath", "SortDescriptorConvertible",
-        "LiveQuery", "LiveQueryChange", "BatchAssignments", "BatchArithmeticValue",
+        "LiveQuery", "LiveQueryChange", "ContextLiveQuery", "BatchAssignments", "BatchArithmeticValue",
     ]
 
     /// The types generated entity classes and embedded models refer to, with the module that declares

@@ -3,8 +3,10 @@ import CDQIModel
 import Foundation
 import Testing
 
-/// Generation time grows about linearly with the number of entities (issue 15, finding 4: it was
-/// quadratic, 78 s for 10,000 entities). The benchmark's W9 reports the 10,000-entity figure.
+/// Large models generate completely (issue 15, finding 4: generation was quadratic in the number of
+/// entities, 78 s for 10,000). Its speed is measured by the benchmark, not here: W9's large-model line
+/// generates 10,000 entities and prints the time against its 2 s goal; a timed test would only measure
+/// the machine's load.
 @Suite struct GenerationScalingTests {
     /// `count` entities, each with three attributes, a to-one to the next entity and a to-many back.
     static func syntheticEntities(_ count: Int) -> [EntityDescription] {
@@ -16,25 +18,14 @@ import Testing
         }
     }
 
-    /// One generation of `model`, in seconds.
-    private func seconds(_ model: ManagedObjectModel, entities: Int) -> Double {
-        let start = Date()
-        let generation = ProxyGenerator().generate(model, modelName: "Synthetic")
-        #expect(generation.files().count >= entities)
-        return Date().timeIntervalSince(start)
-    }
-
-    @Test("4× the entities take well under 16× the time (linear: 4×, quadratic: 16×)")
-    func nearLinear() {
-        let small = ManagedObjectModel(entities: Self.syntheticEntities(1_000))
-        let large = ManagedObjectModel(entities: Self.syntheticEntities(4_000))
-        // The fastest of three interleaved runs each: other tests share the machine.
-        var smallBest = Double.infinity, largeBest = Double.infinity
-        for _ in 0..<3 {
-            smallBest = min(smallBest, seconds(small, entities: 1_000))
-            largeBest = min(largeBest, seconds(large, entities: 4_000))
-        }
-        // 10 allows for noise while failing a quadratic planner (16×; it measured 20× before the fix).
-        #expect(largeBest < smallBest * 10, "1,000 entities: \(smallBest) s, 4,000 entities: \(largeBest) s")
+    @Test("4,000 entities: every entity generated once, every file name different")
+    func largeModelIsComplete() {
+        let model = ManagedObjectModel(entities: Self.syntheticEntities(4_000))
+        let files = ProxyGenerator().generate(model, modelName: "Synthetic").files()
+        let names = files.map(\.name)
+        #expect(Set(names).count == names.count)
+        let generated = files.flatMap(\.entityNames)
+        #expect(generated.count == Set(generated).count, "an entity generated twice")
+        #expect(Set(generated) == Set((0..<4_000).map { "Entity\($0)" }))
     }
 }
