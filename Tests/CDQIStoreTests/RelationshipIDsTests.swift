@@ -52,6 +52,37 @@ struct RelationshipIDsTests {
         #expect(try research.objectIDs(forRelationshipNamed: "employees") == [ada.objectID])
     }
 
+    @Test("an ordered to-many keeps its order; a many-to-many reads through its join table; IDs name the sub-entity")
+    func orderedAndManyToMany() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Library")
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let created = Date(timeIntervalSinceReferenceDate: 0)
+        let shelf = try ContextTestSupport.insert(context, "Shelf", ["name": "Top"])
+        let tag = try ContextTestSupport.insert(context, "Tag", ["name": "scifi"])
+        var books: [ManagedObject] = []
+        for (title, isbn) in [("Dune", "0441013597"), ("Solaris", "0156027607"), ("Ubik", "0547572298")] {
+            let book = try ContextTestSupport.insert(context, "Book", ["title": title, "isbn": isbn, "createdAt": created])
+            try book.addObject(tag, toKey: "tags")
+            books.append(book)
+        }
+        // Ubik, Dune, Solaris: not the order of insertion.
+        try shelf.setValue([books[2], books[0], books[1]], forKey: "items")
+        try context.save()
+        let shelfID = shelf.objectID
+        let tagID = tag.objectID
+        let ids = books.map(\.objectID)
+        context.reset()
+
+        let ordered = try context.existingObject(with: shelfID).objectIDs(forRelationshipNamed: "items")
+        #expect(ordered == [ids[2], ids[0], ids[1]])
+        #expect(ordered.map(\.entityName) == ["Book", "Book", "Book"])
+        let tagged = try context.existingObject(with: tagID).objectIDs(forRelationshipNamed: "items")
+        #expect(Set(tagged) == Set(ids))
+        #expect(tagged.count == 3)
+        #expect(context.registeredObjects.count == 2)
+    }
+
     @Test("a key that is not a relationship is refused by name")
     func unknownKey() throws {
         let context = try ContextTestSupport.memoryContext("Company")
