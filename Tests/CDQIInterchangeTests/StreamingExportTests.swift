@@ -51,6 +51,50 @@ import Testing
     }
 }
 
+/// A to-many is written from its members' IDs: however many members a department has, a page holds
+/// no more objects than its own and their to-one destinations, and the text is the same at any page size.
+@Suite struct LargeToManyExportTests {
+    /// 120 employees: every fourth one (4, 8, …, 120) in Legal, the other 90 in Sales.
+    static let document: String = {
+        let employees = (1...120).map { number in
+            #"{"firstName": "E\#(number)", "lastName": "L", "salary": \#(number), "department": "\#(number % 4 == 0 ? "d2" : "d1")"}"#
+        }
+        return #"{"Department": [{"_id": "d1", "name": "Sales"}, {"_id": "d2", "name": "Legal"}], "Employee": [\#(employees.joined(separator: ", "))]}"#
+    }()
+
+    @Test(arguments: [1, 2])
+    func pagesHoldNoMembersAndTheTextIsTheSame(pageSize: Int) throws {
+        let model = try InterchangeTestSupport.model("Company")
+        let folder = try InterchangeTestSupport.Folder()
+        let store = folder.file("company.sqlite")
+        try InterchangeTestSupport.importJSON(Self.document, model: model, into: store)
+        let atDefaultSize = try InterchangeTestSupport.export(model: model, from: store)
+
+        let container = try PersistentContainer(model: model, url: store)
+        let context = container.viewContext
+        var streamed = ""
+        var largest = 0
+        try StoreExporter(model: model).writeDocument(
+            from: context, pageSize: pageSize,
+            to: {
+                // A page's objects, and the department each employee of the page names: never a member list.
+                largest = max(largest, context.registeredObjects.count)
+                streamed += $0
+            })
+        #expect(largest <= 2 * pageSize)
+        #expect(streamed == atDefaultSize)
+
+        // Imported in document order: Sales is Department/1, Legal Department/2, employee n is Employee/n.
+        let objects = try InterchangeTestSupport.objects(in: streamed)
+        let sales = (1...120).filter { $0 % 4 != 0 }.map { JSONValue.string("Employee/\($0)") }
+        let legal = stride(from: 4, through: 120, by: 4).map { JSONValue.string("Employee/\($0)") }
+        #expect(sales.count == 90)
+        #expect(objects["Department"]?["Department/1"]?["employees"] == .array(sales))
+        #expect(objects["Department"]?["Department/2"]?["employees"] == .array(legal))
+        #expect(objects["Employee"]?["Employee/120"]?["department"] == .string("Department/2"))
+    }
+}
+
 /// Import tells its progress every thousand objects inserted.
 @Suite struct ImportProgressTests {
     @Test func progressEveryThousandObjects() throws {

@@ -79,8 +79,10 @@ public struct StoreExporter {
 
     /// Writes the document for the store of `context` piece by piece to `write`, in the text form of
     /// ``text(of:)``, reading `pageSize` objects at a time in primary-key order and resetting the context
-    /// after each page, so memory stays flat however many objects the store holds. `progress` is told the
-    /// number of objects written so far after each page.
+    /// after each page, so memory stays flat however many objects the store holds. A to-many relationship
+    /// is written from its members' IDs, read without loading the members as objects, so a page holds
+    /// its own objects and their to-one destinations (as faults), however many members they have.
+    /// `progress` is told the number of objects written so far after each page.
     public func writeDocument(
         from context: ManagedObjectContext, entity: String? = nil, pageSize: Int = 1_000,
         progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
@@ -155,7 +157,8 @@ public struct StoreExporter {
 
     private func relationshipJSON(_ object: ManagedObject, _ relationship: RelationshipDescription) throws -> JSONValue {
         if relationship.isToMany {
-            var members = try object.objects(forKey: relationship.name).map(\.objectID)
+            // IDs alone: a page of owners never loads their members as objects, however many there are.
+            var members = try object.objectIDs(forRelationshipNamed: relationship.name)
             if !relationship.isOrdered { members.sort(by: Self.keyOrder) }
             return .array(members.map { .string(ObjectKey.string(for: $0)) })
         }
