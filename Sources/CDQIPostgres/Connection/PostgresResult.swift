@@ -67,7 +67,8 @@ public final class PostgresResult {
         let length = Int(PQgetlength(handle, r, c))
         guard let start = PQgetvalue(handle, r, c) else { return .null }
         let bytes = UnsafeRawBufferPointer(start: start, count: length)
-        return try PostgresValueDecoding.decode(bytes, type: PQftype(handle, c), column: self.columnName(c))
+        return try PostgresValueDecoding.decode(
+            bytes, type: PQftype(handle, c), column: PostgresResultColumn(result: handle, index: c))
     }
 
     /// Row `row` (0-based), every column.
@@ -121,6 +122,6 @@ public final class PostgresResult {
     }
 
     private func columnName(_ column: Int32) -> String {
-        PQfname(handle, column).map { String(cString: $0) } ?? "#\(column)"
+        PostgresResultColumn(result: handle, index: column).name
     }
 }

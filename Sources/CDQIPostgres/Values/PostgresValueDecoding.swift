@@ -14,14 +14,14 @@ enum PostgresValueDecoding {
     /// Seconds from 2000-01-01 (PostgreSQL's epoch) to 2001-01-01 (Core Data's): 366 days.
     static let epochOffsetSeconds: Int64 = 366 * 86_400
 
-    /// `column` names the column in an error only: it is worked out only when the value is refused.
+    /// `column` names the column in an error only: its name is worked out only when the value is refused.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, type: UInt32, column: @autoclosure () -> String
+        _ bytes: UnsafeRawBufferPointer, type: UInt32, column: PostgresResultColumn
     ) throws(PostgresError) -> StoredValue {
         func wrongLength() -> PostgresError {
             PostgresError(
                 kind: .unsupportedValue,
-                message: "column '\(column())' (type OID \(type)) holds \(bytes.count) bytes, which do not decode")
+                message: "column '\(column.name)' (type OID \(type)) holds \(bytes.count) bytes, which do not decode")
         }
         switch type {
         case PostgresType.int8:
@@ -76,17 +76,17 @@ enum PostgresValueDecoding {
         default:
             throw PostgresError(
                 kind: .unsupportedValue,
-                message: "column '\(column())' has type OID \(type), which CDQI does not read; cast it in the SQL (::text)")
+                message: "column '\(column.name)' has type OID \(type), which CDQI does not read; cast it in the SQL (::text)")
         }
     }
 
     /// `numeric`: digit count, weight (of the first base-10000 digit), sign, display scale, then the
     /// base-10000 digits, each an `int16`.
     private static func decodeNumeric(
-        _ bytes: UnsafeRawBufferPointer, column: () -> String
+        _ bytes: UnsafeRawBufferPointer, column: PostgresResultColumn
     ) throws(PostgresError) -> StoredValue {
         func damaged() -> PostgresError {
-            PostgresError(kind: .unsupportedValue, message: "column '\(column())' holds a numeric value that does not decode")
+            PostgresError(kind: .unsupportedValue, message: "column '\(column.name)' holds a numeric value that does not decode")
         }
         func int16(at offset: Int) -> Int {
             Int(Int16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
