@@ -62,9 +62,11 @@ public final class PostgresResult {
                 kind: .unsupportedValue,
                 message: "no value at row \(row), column \(column): the result has \(rowCount) rows of \(columnCount) columns")
         }
-        let (r, c) = (Int32(row), Int32(column))
-        if PQgetisnull(handle, r, c) != 0 { return .null }
+        // Both fit: libpq's counts are Int32s.
+        let (r, c) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))
         let length = Int(PQgetlength(handle, r, c))
+        // A NULL's length is 0, so only an empty value needs asking whether it is NULL.
+        if length == 0, PQgetisnull(handle, r, c) != 0 { return .null }
         guard let start = PQgetvalue(handle, r, c) else { return .null }
         let bytes = UnsafeRawBufferPointer(start: start, count: length)
         return try PostgresValueDecoding.decode(
