@@ -10,15 +10,19 @@ import Foundation
 /// their 16 bytes (`bytea`); object references as their primary key; null as an untyped NULL.
 ///
 /// A connection keeps one and ``encode(_:)``s each statement's parameters into it, so that its
-/// buffers (every value's bytes back to back in one array, and libpq's type, pointer, length and
-/// format arrays) keep their capacity from one statement to the next instead of being allocated anew.
+/// buffers (the 8-byte values in one array of words, every other value's bytes back to back in one
+/// array, and libpq's type, pointer, length and format arrays) keep their capacity from one statement
+/// to the next instead of being allocated anew.
 struct PostgresParameters {
     /// The type OID of each parameter (0: let the server infer it, for NULL).
     private(set) var types: [UInt32] = []
     /// Each parameter's bytes, back to back, after one leading byte that keeps the buffer's address
     /// non-null, so that an empty value's pointer is never null (a null pointer means SQL NULL).
     private var bytes: [UInt8] = [0]
-    /// Each parameter's offset in `bytes`, or -1 for NULL.
+    /// The 8-byte values (`int8`, `float8`), each already in network byte order.
+    private var words: [UInt64] = []
+    /// Where each parameter is: its offset in `bytes` (0 or more), -1 for NULL, or `-2 - i` for
+    /// `words[i]`.
     private var offsets: [Int] = []
     /// Each parameter's length in bytes (0 for NULL).
     private var lengths: [Int32] = []
@@ -29,11 +33,6 @@ struct PostgresParameters {
 
     /// No parameters; ``encode(_:)`` fills it.
     init() {}
-
-    /// The parameters `$1`, `$2`, … in order.
-    init(_ values: [StoredValue]) {
-        encode(values)
-    }
 
     /// The position (1-based) of the first parameter longer than the protocol's 2 GB limit, if any.
     private(set) var oversizedParameter: Int?
@@ -47,6 +46,7 @@ struct PostgresParameters {
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
         bytes.removeSubrange(1...)
+        words.removeAll(keepingCapacity: true)
         oversizedParameter = nil
         types.reserveCapacity(values.count)
         offsets.reserveCapacity(values.count)
@@ -81,11 +81,19 @@ struct PostgresParameters {
     }
 
     private mutating func appendInt64(_ value: Int64) {
-        withUnsafeBytes(of: value.bigEndian) { raw in appendBytes(raw, type: PostgresType.int8) }
+        appendWord(UInt64(bitPattern: value), type: PostgresType.int8)
     }
 
     private mutating func appendDouble(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.bigEndian) { raw in appendBytes(raw, type: PostgresType.float8) }
+        appendWord(value.bitPattern, type: PostgresType.float8)
+    }
+
+    /// Appends an 8-byte value as one word: cheaper than copying its bytes into `bytes`.
+    private mutating func appendWord(_ value: UInt64, type: UInt32) {
+        types.append(type)
+        offsets.append(-2 - words.count)
+        lengths.append(8)
+        words.append(value.bigEndian)
     }
 
     private mutating func appendText(_ text: String) {
@@ -116,19 +124,25 @@ struct PostgresParameters {
             _ lengths: UnsafePointer<Int32>?, _ formats: UnsafePointer<Int32>?
         ) throws -> T
     ) rethrows -> T {
-        try bytes.withUnsafeBytes { buffer in
-            pointers.removeAll(keepingCapacity: true)
-            pointers.reserveCapacity(offsets.count)
-            if let base = buffer.baseAddress {
+        try bytes.withUnsafeBytes { bytes in
+            try words.withUnsafeBytes { words in
+                pointers.removeAll(keepingCapacity: true)
+                pointers.reserveCapacity(offsets.count)
                 for offset in offsets {
-                    pointers.append(offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self))
+                    let address: UnsafeRawPointer? =
+                        switch offset {
+                        case 0...: bytes.baseAddress.map { $0 + offset }
+                        case -1: nil
+                        default: words.baseAddress.map { $0 + 8 * (-2 - offset) }
+                        }
+                    pointers.append(address?.assumingMemoryBound(to: CChar.self))
                 }
-            }
-            return try types.withUnsafeBufferPointer { types in
-                try pointers.withUnsafeBufferPointer { pointers in
-                    try lengths.withUnsafeBufferPointer { lengths in
-                        try formats.withUnsafeBufferPointer { formats in
-                            try body(types.baseAddress, pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+                return try types.withUnsafeBufferPointer { types in
+                    try pointers.withUnsafeBufferPointer { pointers in
+                        try lengths.withUnsafeBufferPointer { lengths in
+                            try formats.withUnsafeBufferPointer { formats in
+                                try body(types.baseAddress, pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+                            }
                         }
                     }
                 }
