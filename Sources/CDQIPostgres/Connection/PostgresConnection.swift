@@ -14,8 +14,10 @@ public final class PostgresConnection {
     /// The URL the connection was opened with.
     public let url: PostgresURL
     private var handle: OpaquePointer?
-    /// Prepared statement names, by SQL and parameter types.
-    private var statementNames: [String: String] = [:]
+    /// The statements this connection has prepared, by SQL, then by parameter types.
+    private var statements = PostgresStatementCache()
+    /// The parameters of the statement being run: buffers kept from one statement to the next.
+    private var parameters = PostgresParameters()
     private var transactionDepth = 0
 
     /// Connects to the server, database and schema of `url`. Throws
@@ -63,7 +65,7 @@ public final class PostgresConnection {
     public func close() {
         if let handle { PQfinish(handle) }
         handle = nil
-        statementNames.removeAll()
+        statements.removeAll()
     }
 
     /// Whether the connection is open and healthy.
@@ -77,7 +79,7 @@ public final class PostgresConnection {
     }
 
     /// How many statements this connection has prepared and cached.
-    public var cachedStatementCount: Int { statementNames.count }
+    public var cachedStatementCount: Int { statements.count }
 
     /// Whether a transaction is open (``transaction(isolation:_:)`` or an explicit `BEGIN`).
     public var isInTransaction: Bool {
@@ -101,21 +103,22 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [StoredValue] = []) throws(PostgresError) -> PostgresResult {
         let connection = try open()
-        let encoded = try encode(parameters, sql: sql)
-        let key = encoded.signature + "\u{0}" + sql
+        try encode(parameters, sql: sql)
         let name: String
-        if let cached = statementNames[key] {
+        if let cached = statements.name(sql: sql, types: self.parameters.types) {
             name = cached
         } else {
-            name = "cdqi_\(statementNames.count + 1)"
-            let prepared = encoded.withLibPQArrays { types, _, _, _ in
-                PQprepare(connection, name, sql, Int32(encoded.count), types)
+            name = "cdqi_\(statements.count + 1)"
+            let count = Int32(self.parameters.count)
+            let prepared = self.parameters.withLibPQArrays { types, _, _, _ in
+                PQprepare(connection, name, sql, count, types)
             }
             _ = try check(prepared, sql: sql)
-            statementNames[key] = name
+            statements.insert(name: name, sql: sql, types: self.parameters.types)
         }
-        let result = encoded.withLibPQArrays { _, values, lengths, formats in
-            PQexecPrepared(connection, name, Int32(encoded.count), values, lengths, formats, 1)
+        let count = Int32(self.parameters.count)
+        let result = self.parameters.withLibPQArrays { _, values, lengths, formats in
+            PQexecPrepared(connection, name, count, values, lengths, formats, 1)
         }
         return try check(result, sql: sql)
     }
@@ -125,9 +128,10 @@ public final class PostgresConnection {
     @discardableResult
     public func queryUncached(_ sql: String, _ parameters: [StoredValue] = []) throws(PostgresError) -> PostgresResult {
         let connection = try open()
-        let encoded = try encode(parameters, sql: sql)
-        let result = encoded.withLibPQArrays { types, values, lengths, formats in
-            PQexecParams(connection, sql, Int32(encoded.count), types, values, lengths, formats, 1)
+        try encode(parameters, sql: sql)
+        let count = Int32(self.parameters.count)
+        let result = self.parameters.withLibPQArrays { types, values, lengths, formats in
+            PQexecParams(connection, sql, count, types, values, lengths, formats, 1)
         }
         return try check(result, sql: sql)
     }
@@ -209,17 +213,17 @@ public final class PostgresConnection {
         return handle
     }
 
-    private func encode(_ parameters: [StoredValue], sql: String) throws(PostgresError) -> PostgresParameters {
-        let encoded = PostgresParameters(parameters)
-        if let position = encoded.oversizedParameter {
+    /// Encodes `values` into ``parameters``, refusing what PostgreSQL's protocol cannot carry.
+    private func encode(_ values: [StoredValue], sql: String) throws(PostgresError) {
+        parameters.encode(values)
+        if let position = parameters.oversizedParameter {
             throw PostgresError(
                 kind: .server, message: "parameter $\(position) is larger than PostgreSQL's limit of 2 GB", statement: sql)
         }
-        guard encoded.count <= 65_535 else {
+        guard parameters.count <= 65_535 else {
             throw PostgresError(
-                kind: .server, message: "\(encoded.count) parameters, more than PostgreSQL's limit of 65535", statement: sql)
+                kind: .server, message: "\(parameters.count) parameters, more than PostgreSQL's limit of 65535", statement: sql)
         }
-        return encoded
     }
 
     /// The result when the statement succeeded, else its error (the result is freed either way).

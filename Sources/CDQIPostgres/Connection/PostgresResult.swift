@@ -11,6 +11,8 @@ public final class PostgresResult {
 
     init(handle: OpaquePointer) {
         self.handle = handle
+        rowCount = Int(PQntuples(handle))
+        columnCount = Int(PQnfields(handle))
     }
 
     deinit {
@@ -18,10 +20,10 @@ public final class PostgresResult {
     }
 
     /// The number of rows.
-    public var rowCount: Int { Int(PQntuples(handle)) }
+    public let rowCount: Int
 
     /// The number of columns.
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    public let columnCount: Int
 
     /// The column names, in order.
     public var columnNames: [String] {
@@ -31,7 +33,19 @@ public final class PostgresResult {
     /// The number of rows an `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `SELECT` or `COPY` touched
     /// (`PQcmdTuples`); 0 for other commands.
     public var affectedRowCount: Int {
-        PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0
+        // libpq's decimal digits, or an empty string; read in place rather than through a String.
+        guard var digit = PQcmdTuples(handle), digit.pointee != 0 else { return 0 }
+        var count = 0
+        while digit.pointee != 0 {
+            let value = Int(digit.pointee) - Int(UInt8(ascii: "0"))
+            guard (0...9).contains(value) else { return 0 }
+            let (times10, overflow) = count.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times10.addingReportingOverflow(value)
+            guard !overflow, !overflowSum else { return 0 }
+            count = sum
+            digit += 1
+        }
+        return count
     }
 
     /// Whether the value at `row`, `column` (both 0-based) is NULL; `true` outside the result.
@@ -48,12 +62,15 @@ public final class PostgresResult {
                 kind: .unsupportedValue,
                 message: "no value at row \(row), column \(column): the result has \(rowCount) rows of \(columnCount) columns")
         }
-        let (r, c) = (Int32(row), Int32(column))
-        if PQgetisnull(handle, r, c) != 0 { return .null }
+        // Both fit: libpq's counts are Int32s.
+        let (r, c) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))
         let length = Int(PQgetlength(handle, r, c))
+        // A NULL's length is 0, so only an empty value needs asking whether it is NULL.
+        if length == 0, PQgetisnull(handle, r, c) != 0 { return .null }
         guard let start = PQgetvalue(handle, r, c) else { return .null }
         let bytes = UnsafeRawBufferPointer(start: start, count: length)
-        return try PostgresValueDecoding.decode(bytes, type: PQftype(handle, c), column: columnName(c))
+        return try PostgresValueDecoding.decode(
+            bytes, type: PQftype(handle, c), column: PostgresResultColumn(result: handle, index: c))
     }
 
     /// Row `row` (0-based), every column.
@@ -107,6 +124,6 @@ public final class PostgresResult {
     }
 
     private func columnName(_ column: Int32) -> String {
-        PQfname(handle, column).map { String(cString: $0) } ?? "#\(column)"
+        PostgresResultColumn(result: handle, index: column).name
     }
 }
