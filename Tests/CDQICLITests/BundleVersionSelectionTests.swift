@@ -65,11 +65,7 @@ import Testing
     @Test("a store that no version wrote (a Company store) is refused as before, with no version suggested")
     func noMatchingVersionKeepsTheRefusal() throws {
         let folder = try TemporaryFolder()
-        let company = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld").path
-        let document = folder.url.appendingPathComponent("company.json")
-        try Data(#"{"Department": [{"_id": "d", "name": "Sales"}]}"#.utf8).write(to: document)
-        let store = folder.url.appendingPathComponent("company.sqlite").path
-        #expect(try CommandRunner.run(["import", company, store, document.path]).status == 0)
+        let store = try CompanySalesStore.make(in: folder)
         for arguments in [["query", Self.bundle, store, "--entity", "Book"], ["export", Self.bundle, store]] {
             let output = try CommandRunner.run(arguments)
             #expect(output.status == 1)
