@@ -4,28 +4,11 @@ import Testing
 /// `cdqi query`, `export` and `import` given a model bundle open a store with the version that wrote it
 /// (its entity version hashes), unless `--model-version` names one (issue 18, item 1).
 @Suite struct BundleVersionSelectionTests {
-    static let bundle = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Library.xcdatamodeld").path
-
-    /// A store of the bundle's first version 'Library' (the current one is 'Library 2'): shelf Fiction
-    /// holding Dune, added 1000 s after 2001-01-01.
-    private func libraryStore() throws -> (folder: TemporaryFolder, store: String) {
-        let folder = try TemporaryFolder()
-        let document = folder.url.appendingPathComponent("seed.json")
-        try Data(
-            #"""
-            {"Shelf": [{"_id": "f", "name": "Fiction"}],
-             "Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z", "shelf": "f"}]}
-            """#.utf8
-        ).write(to: document)
-        let store = folder.url.appendingPathComponent("library.sqlite").path
-        let output = try CommandRunner.run(["import", Self.bundle, store, document.path, "--model-version", "Library"])
-        #expect(output.status == 0, "\(output.standardError)")
-        return (folder, store)
-    }
+    static let bundle = LibraryVersion1Store.bundle
 
     @Test("query and export read a 'Library' store with the bundle alone, through Item.addedAt (renamed in 'Library 2')")
     func queryAndExportPickTheStoresVersion() throws {
-        let (folder, store) = try libraryStore()
+        let (folder, store) = try LibraryVersion1Store.make()
         _ = folder
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         // addedAt exists only in 'Library': a predicate on it parses only with that version.
@@ -45,7 +28,7 @@ import Testing
 
     @Test("import into an existing 'Library' store uses that version: a Book with addedAt goes in")
     func importPicksTheStoresVersion() throws {
-        let (folder, store) = try libraryStore()
+        let (folder, store) = try LibraryVersion1Store.make()
         let document = folder.url.appendingPathComponent("more.json")
         try Data(#"{"Book": [{"_id": "h", "title": "Hyperion", "isbn": "0553283685", "addedAt": "2001-01-01T00:00:00Z"}]}"#.utf8)
             .write(to: document)
@@ -71,7 +54,7 @@ import Testing
 
     @Test("--model-version still wins: naming 'Library 2' for a 'Library' store is refused, with the matching version named")
     func anExplicitVersionWins() throws {
-        let (folder, store) = try libraryStore()
+        let (folder, store) = try LibraryVersion1Store.make()
         _ = folder
         let output = try CommandRunner.run(["query", Self.bundle, store, "--entity", "Book", "--model-version", "Library 2"])
         #expect(output.status == 1)
@@ -82,11 +65,7 @@ import Testing
     @Test("a store that no version wrote (a Company store) is refused as before, with no version suggested")
     func noMatchingVersionKeepsTheRefusal() throws {
         let folder = try TemporaryFolder()
-        let company = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld").path
-        let document = folder.url.appendingPathComponent("company.json")
-        try Data(#"{"Department": [{"_id": "d", "name": "Sales"}]}"#.utf8).write(to: document)
-        let store = folder.url.appendingPathComponent("company.sqlite").path
-        #expect(try CommandRunner.run(["import", company, store, document.path]).status == 0)
+        let store = try CompanySalesStore.make(in: folder)
         for arguments in [["query", Self.bundle, store, "--entity", "Book"], ["export", Self.bundle, store]] {
             let output = try CommandRunner.run(arguments)
             #expect(output.status == 1)

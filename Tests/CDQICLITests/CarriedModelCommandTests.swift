@@ -91,11 +91,7 @@ import Testing
     @Test("a store without Z_MODELCACHE content (one we wrote, its row deleted) is refused by name, for query and export")
     func refusesAStoreWithoutAModel() throws {
         let folder = try TemporaryFolder()
-        let company = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Company.xcdatamodeld").path
-        let document = folder.url.appendingPathComponent("company.json")
-        try Data(#"{"Department": [{"_id": "d", "name": "Sales"}]}"#.utf8).write(to: document)
-        let store = folder.url.appendingPathComponent("company.sqlite").path
-        #expect(try CommandRunner.run(["import", company, store, document.path]).status == 0)
+        let store = try CompanySalesStore.make(in: folder)
         try SQLiteConnection(path: store).execute("DELETE FROM Z_MODELCACHE")
         for arguments in [["query", store, "--entity", "Department"], ["export", store]] {
             let output = try CommandRunner.run(arguments)
@@ -104,7 +100,7 @@ import Testing
             #expect(output.standardError == "cdqi: error: \(store): the store carries no model (no Z_MODELCACHE content); give its model\n")
         }
         // With its model, the same store reads.
-        let count = try CommandRunner.run(["query", company, store, "--entity", "Department", "--count"])
+        let count = try CommandRunner.run(["query", CompanySalesStore.bundle, store, "--entity", "Department", "--count"])
         #expect(count.standardOutput == "1\n")
     }
 

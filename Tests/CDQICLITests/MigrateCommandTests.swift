@@ -4,23 +4,7 @@ import Testing
 
 /// `cdqi migrate` and `cdqi inspect`, from the built binary, on the Library fixture's two versions.
 @Suite struct MigrateCommandTests {
-    static let bundle = CommandRunner.packageRoot.appendingPathComponent("Fixtures/Library.xcdatamodeld").path
-
-    /// A version-1 store: shelf Fiction holding Dune, added 1000 s after 2001-01-01.
-    private func version1Store() throws -> (folder: TemporaryFolder, store: String) {
-        let folder = try TemporaryFolder()
-        let document = folder.url.appendingPathComponent("seed.json")
-        try Data(
-            #"""
-            {"Shelf": [{"_id": "f", "name": "Fiction"}],
-             "Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z", "shelf": "f"}]}
-            """#.utf8
-        ).write(to: document)
-        let store = folder.url.appendingPathComponent("library.sqlite").path
-        let output = try CommandRunner.run(["import", Self.bundle, store, document.path, "--model-version", "Library"])
-        #expect(output.status == 0, "\(output.standardError)")
-        return (folder, store)
-    }
+    static let bundle = LibraryVersion1Store.bundle
 
     static let plan = """
           from: 'Library'
@@ -39,7 +23,7 @@ import Testing
         """
 
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
-        let (folder, store) = try version1Store()
+        let (folder, store) = try LibraryVersion1Store.make()
         _ = folder
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let output = try CommandRunner.run(["migrate", Self.bundle, store, "--dry-run"])
@@ -49,7 +33,7 @@ import Testing
     }
 
     @Test func migratesThenFindsNothingToDo() throws {
-        let (folder, store) = try version1Store()
+        let (folder, store) = try LibraryVersion1Store.make()
         _ = folder
         let output = try CommandRunner.run(["migrate", Self.bundle, store])
         #expect(output.status == 0, "\(output.standardError)")
@@ -62,7 +46,7 @@ import Testing
     }
 
     @Test func inspectNamesTheVersionAndCountsObjects() throws {
-        let (folder, store) = try version1Store()
+        let (folder, store) = try LibraryVersion1Store.make()
         _ = folder
         let output = try CommandRunner.run(["inspect", store, Self.bundle])
         #expect(output.status == 0, "\(output.standardError)")
@@ -80,7 +64,7 @@ import Testing
     }
 
     @Test func refusesAChangeThatNeedsAMappingModel() throws {
-        let (folder, store) = try version1Store()
+        let (folder, store) = try LibraryVersion1Store.make()
         // A bundle whose version B turns Book.isbn from String into Integer 64.
         let bundle = folder.url.appendingPathComponent("Typed.xcdatamodeld")
         let original = try String(

@@ -27,53 +27,47 @@ import Testing
         }
     }
 
-    @Test func everyConcurrencySnippetIsCompiledCode() throws {
-        let compiled = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/ReadmeConcurrencySnippets.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(
-            readme.components(separatedBy: "\n## Concurrency\n").dropFirst().first?
-                .components(separatedBy: "\n## ").first)
-        let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/Concurrency.md"),
-            encoding: .utf8)
-        let blocks = swiftBlocks(section) + swiftBlocks(article)
-        #expect(blocks.count >= 5)
+    /// The text of a file of the package, by its path from the package root.
+    private func file(_ path: String) throws -> String {
+        try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The part of `text` under the heading `## heading`, up to the next `## ` heading.
+    private func section(_ heading: String, of text: String) throws -> String {
+        try #require(text.components(separatedBy: "\n## \(heading)\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+    }
+
+    /// Expects each of `blocks` verbatim in the test file `compiledFile` of this folder.
+    private func expectCompiled(_ blocks: [String], in compiledFile: String) throws {
+        let compiled = try file("Tests/CDQIConcurrencyTests/" + compiledFile)
         for block in blocks {
             #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
         }
+    }
+
+    /// The ```swift blocks of section `heading` of the DocC article `article`.
+    private func articleBlocks(_ heading: String, of article: String) throws -> [String] {
+        swiftBlocks(try section(heading, of: try file("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/" + article)))
+    }
+
+    @Test func everyConcurrencySnippetIsCompiledCode() throws {
+        let blocks =
+            swiftBlocks(try section("Concurrency", of: try file("README.md")))
+            + swiftBlocks(try file("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/Concurrency.md"))
+        #expect(blocks.count >= 5)
+        try expectCompiled(blocks, in: "ReadmeConcurrencySnippets.swift")
     }
 
     @Test func everyLiveQuerySnippetIsCompiledCode() throws {
-        let compiled = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/DocumentedChangeSnippets.swift"), encoding: .utf8)
-        let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/WatchingChanges.md"),
-            encoding: .utf8)
-        let section = try #require(
-            article.components(separatedBy: "\n## Live queries\n").dropFirst().first?
-                .components(separatedBy: "\n## ").first)
-        let blocks = swiftBlocks(section)
+        let blocks = try articleBlocks("Live queries", of: "WatchingChanges.md")
         #expect(blocks.count >= 2)
-        for block in blocks {
-            #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
-        }
+        try expectCompiled(blocks, in: "DocumentedChangeSnippets.swift")
     }
 
     @Test func theTypedBatchSnippetIsCompiledCode() throws {
-        let compiled = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/CDQIConcurrencyTests/DocumentedChangeSnippets.swift"), encoding: .utf8)
-        let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md"),
-            encoding: .utf8)
-        let section = try #require(
-            article.components(separatedBy: "\n## From a typed query\n").dropFirst().first?
-                .components(separatedBy: "\n## ").first)
-        let blocks = swiftBlocks(section)
+        let blocks = try articleBlocks("From a typed query", of: "BatchWrites.md")
         #expect(blocks.count == 1)
-        for block in blocks {
-            #expect(compiled.contains(block), "not compiled verbatim:\n\(block)")
-        }
+        try expectCompiled(blocks, in: "DocumentedChangeSnippets.swift")
     }
 
     @Test("the Batch Writes article's typed snippet, run: Engineering under 100000 is Bob; under 60000 is Eve")

@@ -11,6 +11,16 @@ import Testing
 // The limit is generous: under CDQI_E2E the suite shares Swift's cooperative pool (2 threads on 2 cores)
 // with tests that wait minutes for subprocess builds, and a 1-minute limit fired in CI while they held it.
 @Suite(.timeLimit(.minutes(10))) struct LiveQueryTests: LiveQuerySteps {
+    /// Waits up to 5 s for the coordinator's save streams to lose their last subscriber, then expects none.
+    static func expectNoSaveSubscribers(_ container: PersistentContainer) async throws {
+        var waited = 0
+        while container.coordinator.saveStreams.hasSubscribers, waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(!container.coordinator.saveStreams.hasSubscribers)
+    }
+
     @Test("names by salary above 60000: initial value, insert, update, delete by other contexts, batch update and delete")
     func typedRowsFollowEverySave() async throws {
         let container = try ConcurrencyFixture.container()
@@ -201,12 +211,7 @@ import Testing
         watcher.cancel()
         #expect(try await watcher.value == 1)
         // The pump lets go of the coordinator's stream once its cancellation is seen.
-        var waited = 0
-        while container.coordinator.saveStreams.hasSubscribers, waited < 500 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        #expect(!container.coordinator.saveStreams.hasSubscribers)
+        try await Self.expectNoSaveSubscribers(container)
     }
 
     @Test("leaving the loop early also stops watching")
@@ -216,12 +221,7 @@ import Testing
             #expect(change.results.count == 5)
             break
         }
-        var waited = 0
-        while container.coordinator.saveStreams.hasSubscribers, waited < 500 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        #expect(!container.coordinator.saveStreams.hasSubscribers)
+        try await Self.expectNoSaveSubscribers(container)
     }
 
     @Test("an actor keeps a live list up to date (Swift 6 strict concurrency)")

@@ -66,7 +66,8 @@ import Testing
                 ]))
     }
 
-    @Test(arguments: [
+    /// JSON texts the parsers refuse, each with the message of its error (`StreamReaderTests` adds more).
+    static let refusedJSON: [(String, String)] = [
         ("{\"a\": 1, \"a\": 2}", "line 1, column 10: the key \"a\" appears twice in this object"),
         ("[1,]", "line 1, column 4: unexpected character; expected a value"),
         ("[01]", "line 1, column 3: a number cannot start with 0 followed by a digit"),
@@ -75,7 +76,9 @@ import Testing
         ("\"tab\there\"", "line 1, column 5: a control character must be escaped in a string"),
         ("[True]", "line 1, column 2: unexpected character; expected a value"),
         ("", "line 1, column 1: unexpected end of the document; expected a value"),
-    ])
+    ]
+
+    @Test(arguments: refusedJSON)
     func jsonParserRefuses(text: String, message: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
         do {

@@ -25,8 +25,6 @@ struct CrashSafetyTests {
         throw CancellationError()
     }
 
-    /// Run on a WAL store and on a rollback-journal store (which stays one: the writer and the checks
-    /// keep its journal mode).
     /// Waits (up to 30 s) until the writer says it has opened the store, so that the random delay before
     /// the kill is spent saving, however slowly the process started.
     private static func waitUntilReady(_ output: URL, process: Process) {
@@ -37,6 +35,28 @@ struct CrashSafetyTests {
         }
     }
 
+    /// Starts the writer with `arguments` and its output going to the file `output`, kills it with
+    /// SIGKILL 50 to 299 ms after it is ready, and returns the batches it acknowledged (its `ACK n` lines).
+    private static func killedWriterAcks(_ binary: URL, arguments: [String], output: URL, random: inout SeededGenerator) throws -> [Int] {
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        waitUntilReady(output, process: process)
+        Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try handle.close()
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            .split(separator: "\n").compactMap { $0.hasPrefix("ACK ") ? Int($0.dropFirst(4)) : nil }
+    }
+
+    /// Run on a WAL store and on a rollback-journal store (which stays one: the writer and the checks
+    /// keep its journal mode).
     @Test(
         "SIGKILL at random moments during saves: the store stays whole, every acknowledged save is there",
         arguments: [false, true])
@@ -53,23 +73,10 @@ struct CrashSafetyTests {
             try SQLiteConnection(path: store.path).execute("PRAGMA journal_mode = DELETE")
         }
         for trial in 0..<12 {
-            let output = folder.appendingPathComponent("acks-\(trial)")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [model.path, store.path, String(nextBatch)] + (journal ? ["journal"] : [])
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Self.waitUntilReady(output, process: process)
-            Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try handle.close()
+            let acks = try Self.killedWriterAcks(
+                binary, arguments: [model.path, store.path, String(nextBatch)] + (journal ? ["journal"] : []),
+                output: folder.appendingPathComponent("acks-\(trial)"), random: &random)
             trials += 1
-            let acks = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-                .split(separator: "\n").compactMap { $0.hasPrefix("ACK ") ? Int($0.dropFirst(4)) : nil }
 
             // Reopen as the next process would, then check the file with SQLite's own checks.
             let reopened = try SQLiteStore(
@@ -115,22 +122,9 @@ struct CrashSafetyTests {
         var random = SeededGenerator(seed: 7)
         var acknowledged = 0, nextBatch = 1
         for trial in 0..<8 {
-            let output = folder.appendingPathComponent("batch-acks-\(trial)")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [model.path, store.path, String(nextBatch), "batch"]
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Self.waitUntilReady(output, process: process)
-            Thread.sleep(forTimeInterval: 0.05 + Double(random.below(250)) / 1000)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try handle.close()
-            let acks = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-                .split(separator: "\n").compactMap { $0.hasPrefix("ACK ") ? Int($0.dropFirst(4)) : nil }
+            let acks = try Self.killedWriterAcks(
+                binary, arguments: [model.path, store.path, String(nextBatch), "batch"],
+                output: folder.appendingPathComponent("batch-acks-\(trial)"), random: &random)
 
             let reopened = try SQLiteStore(model: try StoreTestSupport.fixtureModel("Company"), url: store)
             func column(_ sql: String) throws -> [String] {

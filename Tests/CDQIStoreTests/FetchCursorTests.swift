@@ -12,6 +12,12 @@ struct FetchCursorTests {
     /// 2,500 employees with salaries 0, 10, …, 24,990 (employee i earns 10·i), saved to a file store.
     private func savedEmployees() throws -> (PersistentStoreCoordinator, () -> Void) {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        try saveEmployees(through: coordinator)
+        return (coordinator, cleanUp)
+    }
+
+    /// Saves the 2,500 employees of `savedEmployees`, all in one department, through `coordinator`.
+    private func saveEmployees(through coordinator: PersistentStoreCoordinator) throws {
         let context = ManagedObjectContext(coordinator: coordinator)
         let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
         for i in 0..<2_500 {
@@ -22,7 +28,6 @@ struct FetchCursorTests {
                 ])
         }
         try context.save()
-        return (coordinator, cleanUp)
     }
 
     private func salaries(_ cursor: FetchCursor) throws -> [Int32] {
@@ -189,16 +194,7 @@ struct FetchCursorTests {
     /// with at most `readerCount` readers.
     private func employees(readerCount: Int) throws -> (PersistentStoreCoordinator, () -> Void) {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let department = try ContextTestSupport.insert(context, "Department", ["name": "Everyone"])
-        for i in 0..<2_500 {
-            _ = try ContextTestSupport.insert(
-                context, "Employee",
-                [
-                    "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10), "department": department,
-                ])
-        }
-        try context.save()
+        try saveEmployees(through: coordinator)
         let reading = try PersistentStoreCoordinator(model: coordinator.model, url: url, readerCount: readerCount)
         return (reading, { withExtendedLifetime(coordinator) { cleanUp() } })
     }

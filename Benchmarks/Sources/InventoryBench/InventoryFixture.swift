@@ -100,25 +100,14 @@ public final class InventoryFixture {
     private func populate(_ url: URL, itemCount: Int, withParts: Bool = true) throws {
         let raw = try RawSQLite(path: url.path)
         try raw.exec("BEGIN IMMEDIATE")
-        let insertItem = try raw.prepare(
-            "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE, ZCATEGORY)"
-                + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let insertItem = try raw.prepare(RawItemInsert.sql(withCategory: true))
         let insertPart = try raw.prepare(
             "INSERT INTO ZPART (Z_PK, Z_ENT, Z_OPT, ZKIND, ZNAME, ZITEM) VALUES (?, ?, 1, ?, ?, ?)")
         var partKey: Int64 = 0
         for i in 0..<itemCount {
             let item = InventoryData.item(i)
             let s = insertItem.handle
-            sqlite3_bind_int64(s, 1, Int64(i + 1))
-            sqlite3_bind_int64(s, 2, itemEntity)
-            sqlite3_bind_int(s, 3, item.active ? 1 : 0)
-            s.bindText(item.code, at: 4)
-            sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
-            sqlite3_bind_double(s, 6, item.price)
-            sqlite3_bind_int64(s, 7, item.quantity)
-            sqlite3_bind_int(s, 8, Int32(item.rank))
-            sqlite3_bind_int(s, 9, item.score)
-            s.bindText(item.title, at: 10)
+            s.bindItem(item, key: Int64(i + 1), entity: itemEntity)
             sqlite3_bind_int64(s, 11, Int64(item.category + 1))
             try raw.check(sqlite3_step(s))
             sqlite3_reset(s)

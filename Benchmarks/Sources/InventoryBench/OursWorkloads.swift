@@ -54,14 +54,7 @@ public final class OursWorkloads {
                 for i in 0..<count {
                     let values = InventoryData.item(i)
                     let item = try context.insert(Item.self)
-                    item.active = values.active
-                    item.code = values.code
-                    item.createdAt = values.createdAt
-                    item.price = values.price
-                    item.quantity = values.quantity
-                    item.rank = values.rank
-                    item.score = values.score
-                    item.title = values.title
+                    item.assign(values)
                     item.category = typedCategories[values.category]
                 }
                 if let error = context.accessorErrors.first { throw RawSQLite.Failure(description: "\(error)") }

@@ -70,22 +70,11 @@ public final class RawWorkloads {
                 guard sqlite3_step(maxKey.handle) == SQLITE_ROW else { throw RawSQLite.Failure(description: "no Z_MAX") }
                 let first = sqlite3_column_int64(maxKey.handle, 0) + 1
                 sqlite3_reset(maxKey.handle)
-                let insert = try db.prepare(
-                    "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE, ZCATEGORY)"
-                        + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                let insert = try db.prepare(RawItemInsert.sql(withCategory: true))
                 let s = insert.handle
                 for i in 0..<count {
                     let item = InventoryData.item(i)
-                    sqlite3_bind_int64(s, 1, first + Int64(i))
-                    sqlite3_bind_int64(s, 2, fixture.itemEntity)
-                    sqlite3_bind_int64(s, 3, item.active ? 1 : 0)
-                    s.bindText(item.code, at: 4)
-                    sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
-                    sqlite3_bind_double(s, 6, item.price)
-                    sqlite3_bind_int64(s, 7, item.quantity)
-                    sqlite3_bind_int64(s, 8, Int64(item.rank))
-                    sqlite3_bind_int64(s, 9, Int64(item.score))
-                    s.bindText(item.title, at: 10)
+                    s.bindItem(item, key: first + Int64(i), entity: fixture.itemEntity)
                     sqlite3_bind_int64(s, 11, Int64(item.category + 1))
                     try db.check(sqlite3_step(s))
                     sqlite3_reset(s)

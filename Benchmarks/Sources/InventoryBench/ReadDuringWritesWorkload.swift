@@ -122,16 +122,7 @@ public struct ReadDuringWritesWorkload {
                 while readersLeft.count.load(ordering: .acquiring) > 0 {
                     let context = container.newContext()
                     for _ in 0..<Self.batchSize {
-                        let values = InventoryData.item(next)
-                        let item = try context.insert(Item.self)
-                        item.active = values.active
-                        item.code = "W" + values.code
-                        item.createdAt = values.createdAt
-                        item.price = values.price
-                        item.quantity = values.quantity
-                        item.rank = values.rank
-                        item.score = values.score
-                        item.title = values.title
+                        try context.insert(Item.self).assign(Self.written(next))
                         next += 1
                     }
                     _ = try context.save()
@@ -163,9 +154,9 @@ public struct ReadDuringWritesWorkload {
                         let first = (try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [itemEntity]) ?? 0) + 1
                         let insert = try db.cachedStatement(sql: Self.insertSQL)
                         for offset in 0..<Int64(Self.batchSize) {
-                            let item = InventoryData.item(next)
+                            let item = Self.written(next)
                             try insert.execute(arguments: [
-                                first + offset, itemEntity, item.active ? 1 : 0, "W" + item.code,
+                                first + offset, itemEntity, item.active ? 1 : 0, item.code,
                                 item.createdAt.timeIntervalSinceReferenceDate, item.price, item.quantity, Int64(item.rank),
                                 Int64(item.score), item.title,
                             ])
@@ -217,17 +208,7 @@ public struct ReadDuringWritesWorkload {
                     sqlite3_reset(maxKey.handle)
                     let s = insert.handle
                     for offset in 0..<Int64(Self.batchSize) {
-                        let item = InventoryData.item(next)
-                        sqlite3_bind_int64(s, 1, first + offset)
-                        sqlite3_bind_int64(s, 2, itemEntity)
-                        sqlite3_bind_int64(s, 3, item.active ? 1 : 0)
-                        s.bindText("W" + item.code, at: 4)
-                        sqlite3_bind_double(s, 5, item.createdAt.timeIntervalSinceReferenceDate)
-                        sqlite3_bind_double(s, 6, item.price)
-                        sqlite3_bind_int64(s, 7, item.quantity)
-                        sqlite3_bind_int64(s, 8, Int64(item.rank))
-                        sqlite3_bind_int64(s, 9, Int64(item.score))
-                        s.bindText(item.title, at: 10)
+                        s.bindItem(Self.written(next), key: first + offset, entity: itemEntity)
                         try db.check(sqlite3_step(s))
                         sqlite3_reset(s)
                         next += 1
@@ -244,9 +225,14 @@ public struct ReadDuringWritesWorkload {
     }
 
     /// The writer's insert for GRDB and raw (the same columns ours' save writes for these items).
-    static let insertSQL =
-        "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZACTIVE, ZCODE, ZCREATEDAT, ZPRICE, ZQUANTITY, ZRANK, ZSCORE, ZTITLE)"
-        + " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertSQL = RawItemInsert.sql(withCategory: false)
+
+    /// The writer's item `i`: `InventoryData`'s with its code prefixed with W (the writer leaves out its category).
+    static func written(_ i: Int) -> InventoryData.Item {
+        var item = InventoryData.item(i)
+        item.code = "W" + item.code
+        return item
+    }
 }
 
 /// The number of W12 readers still reading, shared by the readers and the writer.

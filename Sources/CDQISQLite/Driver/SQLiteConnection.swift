@@ -142,7 +142,13 @@ public final class SQLiteConnection {
         // Inside a transaction the caller opened, a savepoint: `body` writes all or nothing, and the
         // caller's transaction decides whether any of it is committed.
         if !isAutocommit { return try savepoint(body) }
-        try execute("BEGIN IMMEDIATE")
+        return try transaction(exclusive: false, body)
+    }
+
+    /// Runs `body` in one transaction, `BEGIN EXCLUSIVE` when `exclusive` (no other connection reads
+    /// meanwhile), else `BEGIN IMMEDIATE`: commits when it returns, rolls back when it throws.
+    package func transaction<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        try execute(exclusive ? "BEGIN EXCLUSIVE" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
             try execute("COMMIT")

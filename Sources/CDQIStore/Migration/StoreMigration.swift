@@ -122,7 +122,7 @@ private struct Copier {
             _ = try scalarText(connection, "PRAGMA target.journal_mode = DELETE")
             let count: Int
             do {
-                count = try connection.exclusiveTransaction { () throws -> Int in
+                count = try connection.transaction(exclusive: true) { () throws -> Int in
                     try checkRequiredValues(connection)
                     return try copy(connection, progress: progress)
                 }
@@ -472,21 +472,6 @@ private struct Copier {
     private func removeTemporary(_ url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
-        }
-    }
-}
-
-extension SQLiteConnection {
-    /// Runs `body` in one `BEGIN EXCLUSIVE` transaction: commits when it returns, rolls back when it throws.
-    func exclusiveTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN EXCLUSIVE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if !isAutocommit { try? execute("ROLLBACK") }
-            throw error
         }
     }
 }

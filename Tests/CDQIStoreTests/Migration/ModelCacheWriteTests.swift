@@ -44,18 +44,16 @@ struct ModelCacheWriteTests {
 
     @Test("a migrated store carries the destination model")
     func migratedStoreCarriesTheDestinationModel() throws {
-        let bundle = try LoadedBundle(url: MigrationTestSupport.library)
-        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
-        defer { cleanUp() }
-        let url = try LibraryMigrationTests.makeVersion1Store(in: folder, bundle: bundle)
-        let version1 = try #require(bundle.version(named: "Library")).model
-        #expect(ModelVersionHashes(model: try ManagedObjectModel(storeModelCacheAt: url)).entityHashes == ModelVersionHashes(model: version1).entityHashes)
-        try bundle.migrateStore(at: url)
-        let version2 = try #require(bundle.version(named: "Library 2")).model
-        let carried = try ManagedObjectModel(storeModelCacheAt: url)
-        #expect(ModelVersionHashes(model: carried).entityHashes == ModelVersionHashes(model: version2).entityHashes)
-        #expect(carried.entity(named: "Item")?.attribute(named: "createdAt") != nil)
-        #expect(try MigrationTestSupport.rows("SELECT COUNT(*) FROM Z_MODELCACHE", in: url) == [["1"]])
+        try LibraryMigrationTests.withVersion1Store { bundle, _, url in
+            let version1 = try #require(bundle.version(named: "Library")).model
+            #expect(ModelVersionHashes(model: try ManagedObjectModel(storeModelCacheAt: url)).entityHashes == ModelVersionHashes(model: version1).entityHashes)
+            try bundle.migrateStore(at: url)
+            let version2 = try #require(bundle.version(named: "Library 2")).model
+            let carried = try ManagedObjectModel(storeModelCacheAt: url)
+            #expect(ModelVersionHashes(model: carried).entityHashes == ModelVersionHashes(model: version2).entityHashes)
+            #expect(carried.entity(named: "Item")?.attribute(named: "createdAt") != nil)
+            #expect(try MigrationTestSupport.rows("SELECT COUNT(*) FROM Z_MODELCACHE", in: url) == [["1"]])
+        }
     }
 }
 

@@ -56,38 +56,11 @@ public enum PostgresFunctions {
             END
             $cdqi$;
 
-            CREATE OR REPLACE FUNCTION \(s)cdqi_beginswith(value text, prefix text, options bigint) RETURNS boolean
-            LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $cdqi$
-            DECLARE needle text;
-            BEGIN
-                IF value IS NULL OR prefix IS NULL THEN RETURN FALSE; END IF;
-                needle := \(s)cdqi_fold(prefix, options);
-                IF needle = '' THEN RETURN FALSE; END IF;
-                RETURN starts_with(\(s)cdqi_fold(value, options), needle);
-            END
-            $cdqi$;
+            \(substringOperator(s, "cdqi_beginswith", operand: "prefix") { "starts_with(\($0), needle)" })
 
-            CREATE OR REPLACE FUNCTION \(s)cdqi_endswith(value text, suffix text, options bigint) RETURNS boolean
-            LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $cdqi$
-            DECLARE needle text;
-            BEGIN
-                IF value IS NULL OR suffix IS NULL THEN RETURN FALSE; END IF;
-                needle := \(s)cdqi_fold(suffix, options);
-                IF needle = '' THEN RETURN FALSE; END IF;
-                RETURN right(\(s)cdqi_fold(value, options), length(needle)) = needle;
-            END
-            $cdqi$;
+            \(substringOperator(s, "cdqi_endswith", operand: "suffix") { "right(\($0), length(needle)) = needle" })
 
-            CREATE OR REPLACE FUNCTION \(s)cdqi_contains(value text, part text, options bigint) RETURNS boolean
-            LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $cdqi$
-            DECLARE needle text;
-            BEGIN
-                IF value IS NULL OR part IS NULL THEN RETURN FALSE; END IF;
-                needle := \(s)cdqi_fold(part, options);
-                IF needle = '' THEN RETURN FALSE; END IF;
-                RETURN strpos(\(s)cdqi_fold(value, options), needle) > 0;
-            END
-            $cdqi$;
+            \(substringOperator(s, "cdqi_contains", operand: "part") { "strpos(\($0), needle) > 0" })
 
             -- Core Data's wildcards as SQL LIKE's: * is %, ? is _, \\*, \\? and \\\\ are literal, any other
             -- backslash is itself; % and _ are literal.
@@ -222,17 +195,38 @@ public enum PostgresFunctions {
                 SELECT \(s)cdqi_exact_sum_final(state) / state[1]
             $cdqi$;
 
-            CREATE OR REPLACE AGGREGATE \(s)cdqi_sum(double precision) (
-                SFUNC = \(s)cdqi_exact_sum_step, STYPE = double precision[], INITCOND = '{0,0}',
-                FINALFUNC = \(s)cdqi_exact_sum_final, PARALLEL = SAFE
-            );
+            \(exactAggregate(s, "cdqi_sum", final: "cdqi_exact_sum_final"))
 
-            CREATE OR REPLACE AGGREGATE \(s)cdqi_avg(double precision) (
-                SFUNC = \(s)cdqi_exact_sum_step, STYPE = double precision[], INITCOND = '{0,0}',
-                FINALFUNC = \(s)cdqi_exact_average_final, PARALLEL = SAFE
-            );
+            \(exactAggregate(s, "cdqi_avg", final: "cdqi_exact_average_final"))
 
             """
+    }
+
+    /// A substring operator `name(value text, operand text, options bigint)`: false (never NULL) when a
+    /// text is NULL or the folded operand is empty, else `found` of the expression of the folded value.
+    private static func substringOperator(_ s: String, _ name: String, operand: String, found: (String) -> String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(s)\(name)(value text, \(operand) text, options bigint) RETURNS boolean
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $cdqi$
+        DECLARE needle text;
+        BEGIN
+            IF value IS NULL OR \(operand) IS NULL THEN RETURN FALSE; END IF;
+            needle := \(s)cdqi_fold(\(operand), options);
+            IF needle = '' THEN RETURN FALSE; END IF;
+            RETURN \(found("\(s)cdqi_fold(value, options)"));
+        END
+        $cdqi$;
+        """
+    }
+
+    /// An exactly rounded aggregate over `double precision`: ``ExactSum``'s state, then `final`.
+    private static func exactAggregate(_ s: String, _ name: String, final: String) -> String {
+        """
+        CREATE OR REPLACE AGGREGATE \(s)\(name)(double precision) (
+            SFUNC = \(s)cdqi_exact_sum_step, STYPE = double precision[], INITCOND = '{0,0}',
+            FINALFUNC = \(s)\(final), PARALLEL = SAFE
+        );
+        """
     }
 
     /// The non-ASCII characters (of the Basic Multilingual Plane) that case-insensitive ICU matching
