@@ -138,4 +138,25 @@ import Testing
         try context.save()
         #expect(try await storeOnly.next() == 6)
     }
+
+    @Test("cancelling the iterating task ends the sequence and lets go of the coordinator's and the context's streams")
+    func cancellationEndsTheSequence() async throws {
+        let container = try ConcurrencyFixture.container()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let watcher = Task {
+            let context = container.newBackgroundContext()
+            var elements = 0
+            for try await _ in Query.from(Employee.self).ids().changes(in: context) {
+                elements += 1
+                startedContinuation.yield()
+            }
+            return elements
+        }
+        var startedIterator = started.makeAsyncIterator()
+        _ = await startedIterator.next()
+        #expect(container.coordinator.saveStreams.hasSubscribers)
+        watcher.cancel()
+        #expect(try await watcher.value == 1)
+        try await LiveQueryTests.expectNoSaveSubscribers(container)
+    }
 }
