@@ -6,7 +6,8 @@ import Testing
 /// a new user: written verbatim into a scratch package beside a folder named `cdqi` (the path form), it
 /// builds with the build plugin over a model whose entities have Xcode's Manual/None code generation
 /// (with `"objects": "all"` in `cdqi.json`) and runs a query; with its URL line in place of the path line
-/// (pointing at a bare clone named `cdqi.git`), SwiftPM accepts every `package:` name. Slow (a full build
+/// (pointing at a bare clone named `cdqi.git`), SwiftPM accepts every `package:` name. A second target
+/// added to the same package uses the plugin's Sworm mode and runs Sworm's API. Slow (a full build
 /// of this package in a scratch folder), so it runs only when `CDQI_E2E=1`.
 @Suite(
     .enabled(if: ProcessInfo.processInfo.environment["CDQI_E2E"] == "1", "set CDQI_E2E=1 to build a package from the README's manifest (slow)")
@@ -74,6 +75,58 @@ struct ReadmeQuickStartTests {
         #expect(run.status == 0, "\(run.output.suffix(2000))")
         // Ann (Lee) and Cy (Ode) know Swift; ordered by last name.
         #expect(run.output.split(separator: "\n").last == "Ann, Cy")
+
+        // The plugin's Sworm mode (`"style": "sworm"` in cdqi.json): a second target of the same package,
+        // built on what is already built, gets Sworm structs and the model, and runs Sworm's API on them.
+        let swormSources = package.appendingPathComponent("Sources/MySwormTool")
+        try FileManager.default.createDirectory(at: swormSources, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CommandRunner.packageRoot.appendingPathComponent("Fixtures/Developers.xcdatamodeld"),
+            to: swormSources.appendingPathComponent("Developers.xcdatamodeld"))
+        try #"{"style": "sworm"}"#.write(to: swormSources.appendingPathComponent("cdqi.json"), atomically: true, encoding: .utf8)
+        try """
+        import CDQIStore
+        import Sworm
+
+        let store = try CDQIStore.PersistentContainer(model: DevelopersModel.self, url: nil)
+        let db = Sworm.PersistentContainer(managedObjectContext: { store.newContext() })
+        try db.perform { ctx in
+            let swift = try ctx.insert(Language(name: "Swift"))
+            let rust = try ctx.insert(Language(name: "Rust"))
+            for (first, last, languages) in [("Ann", "Lee", [swift]), ("Bob", "Ray", [rust]), ("Cy", "Ode", [swift, rust])] {
+                let developer = try ctx.insert(Developer(firstName: first, lastName: last))
+                for language in languages { developer.languages.add(language) }
+            }
+        }
+        let names = try db.perform { ctx in
+            try ctx.fetch(Developer.all.where("ANY languages.name == 'Swift'").sort(\\.lastName)).map { try $0.decode().firstName }
+        }
+        print(names.joined(separator: ", "))
+
+        """.write(to: swormSources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let swormTarget = """
+                    .executableTarget(
+                        name: "MySwormTool",
+                        dependencies: [
+                            .product(name: "Sworm", package: "cdqi"),
+                            .product(name: "CDQIStore", package: "cdqi"),
+                            .product(name: "CDQIModel", package: "cdqi"),
+                        ],
+                        plugins: [.plugin(name: "CDQIPlugin", package: "cdqi")]
+                    ),
+                ]
+            )
+
+            """
+        let manifest = try Self.readmeManifest()
+        let end = try #require(manifest.range(of: "    ]\n)\n", options: .backwards))
+        try (manifest[..<end.lowerBound] + swormTarget).write(
+            to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let swormBuild = try Self.run(["swift", "build", "--product", "MySwormTool"], in: package)
+        #expect(swormBuild.status == 0, "the Sworm-mode target did not build:\n\(swormBuild.output.suffix(4000))")
+        let swormRun = try Self.run(["swift", "run", "--skip-build", "MySwormTool"], in: package)
+        #expect(swormRun.status == 0, "\(swormRun.output.suffix(2000))")
+        #expect(swormRun.output.split(separator: "\n").last == "Ann, Cy")
     }
 
     @Test(.timeLimit(.minutes(10)))
