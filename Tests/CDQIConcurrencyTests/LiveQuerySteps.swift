@@ -36,4 +36,22 @@ extension LiveQuerySteps {
         for offset in (change.inserted + change.moved.map(\.to)).sorted() { list.insert(change.results[offset], at: offset) }
         return list
     }
+
+    /// Runs `watch` in a task of its own (it yields to `started` once per element), waits for its first
+    /// element, cancels the task, and checks that the loop ended after that one element and let go of
+    /// the coordinator's save stream.
+    func expectCancellationEndsTheLoop(
+        _ container: PersistentContainer,
+        _ watch: @escaping @Sendable (_ started: AsyncStream<Void>.Continuation) async throws -> Int
+    ) async throws {
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let watcher = Task { try await watch(startedContinuation) }
+        var startedIterator = started.makeAsyncIterator()
+        _ = await startedIterator.next()
+        #expect(container.coordinator.saveStreams.hasSubscribers)
+        watcher.cancel()
+        #expect(try await watcher.value == 1)
+        // The pump lets go of the coordinator's stream once its cancellation is seen.
+        try await LiveQueryTests.expectNoSaveSubscribers(container)
+    }
 }
