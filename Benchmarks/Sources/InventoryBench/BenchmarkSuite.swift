@@ -84,14 +84,14 @@ public final class BenchmarkSuite {
     public func queryBuildLine() -> String {
         let (seconds, request) = ours.queryBuildTime(builds: sizes.parses)
         let shape = "\(request.predicate?.predicateFormat ?? "-"); \(request.sortDescriptors.count) orders"
-        return "Q build a query (3 filters, 2 orders) and its request: \(WorkloadResult.format(seconds * 1e6, digits: 2)) µs"
+        return "Q build a query (3 filters, 2 orders) and its request: \(fixedDecimals(seconds * 1e6, digits: 2)) µs"
             + " (ours only; issue 5 asks for a few µs; last: \(shape))"
     }
 
     public func predicateLine() throws -> String {
         let timing = try ours.predicateTimings(parses: sizes.parses, evaluations: sizes.evaluations)
-        return "W8 predicate: parse \(WorkloadResult.format(timing.parse * 1e6, digits: 2)) µs,"
-            + " evaluate \(WorkloadResult.format(timing.evaluate * 1e6, digits: 3)) µs"
+        return "W8 predicate: parse \(fixedDecimals(timing.parse * 1e6, digits: 2)) µs,"
+            + " evaluate \(fixedDecimals(timing.evaluate * 1e6, digits: 3)) µs"
             + " (ours only; goals 3 µs and 1 µs; result \(timing.matched))"
     }
 }

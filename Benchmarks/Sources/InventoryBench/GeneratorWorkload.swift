@@ -48,8 +48,8 @@ public enum GeneratorWorkload {
         let generate = Measurement.median(generateTimes)
         let all = Measurement.median(allTimes)
         return "W9 cdqi Wire model (\(versions.count) versions): load current + generate "
-            + "\(WorkloadResult.format(generate * 1000)) ms (\(fileCount) bytes of Swift), "
-            + "load all \(versions.count) versions \(WorkloadResult.format(all * 1000)) ms (ours only; goal 300 ms)"
+            + "\(fixedDecimals(generate * 1000)) ms (\(fileCount) bytes of Swift), "
+            + "load all \(versions.count) versions \(fixedDecimals(all * 1000)) ms (ours only; goal 300 ms)"
     }
 
     /// A model of `count` entities, each with three attributes, a to-one to the next entity and one to
@@ -85,7 +85,7 @@ public enum GeneratorWorkload {
                 })
         }
         times.removeFirst()
-        return "W9 cdqi synthetic model (\(entities) entities): generate \(WorkloadResult.format(Measurement.median(times) * 1000)) ms "
+        return "W9 cdqi synthetic model (\(entities) entities): generate \(fixedDecimals(Measurement.median(times) * 1000)) ms "
             + "(\(fileCount) files; goal under 2000 ms for 10000 entities)"
     }
 }

@@ -53,17 +53,17 @@ public enum IterationWorkload {
 
     /// The W10 summary line from the children's results.
     public static func line(label: String, batchSize: Int, results: [Contender.Kind: ChildResult]) -> String {
-        func mib(_ bytes: Int) -> String { WorkloadResult.format(Double(bytes) / 1_048_576) + " MiB" }
+        func mib(_ bytes: Int) -> String { fixedDecimals(Double(bytes) / 1_048_576) + " MiB" }
         var parts: [String] = []
         let names: [(Contender.Kind, String)] = [
             (.ours, "ours"), (.raw, "raw"), (.grdbCodable, "GRDB (Codable cursor)"), (.grdbHandWritten, "GRDB (row init cursor)"),
         ]
         for (kind, name) in names {
             guard let result = results[kind] else { continue }
-            parts.append("\(name) \(WorkloadResult.format(result.seconds * 1000)) ms, peak +\(mib(result.peakGrowth))")
+            parts.append("\(name) \(fixedDecimals(result.seconds * 1000)) ms, peak +\(mib(result.peakGrowth))")
         }
         if let ours = results[.ours], let theirs = results[.grdbCodable], theirs.peakGrowth > 0 {
-            parts.append("ours/GRDB peak \(WorkloadResult.format(Double(ours.peakGrowth) / Double(theirs.peakGrowth), digits: 2))")
+            parts.append("ours/GRDB peak \(fixedDecimals(Double(ours.peakGrowth) / Double(theirs.peakGrowth), digits: 2))")
         }
         let rows = Set(results.values.map(\.rows))
         var line = "W10 iterate \(label) (batch \(batchSize)): " + parts.joined(separator: ", ")

@@ -58,9 +58,9 @@ public enum LightyearWorkload {
                 wall[index].append(seconds)
             }
         }
-        func ms(_ values: [Double]) -> String { WorkloadResult.format(Measurement.median(values) * 1000) + " ms" }
+        func ms(_ values: [Double]) -> String { fixedDecimals(Measurement.median(values) * 1000) + " ms" }
         func ratio(_ values: [[Double]]) -> String {
-            WorkloadResult.format(Measurement.median(zip(values[0], values[1]).map { $0 / $1 }), digits: 2)
+            fixedDecimals(Measurement.median(zip(values[0], values[1]).map { $0 / $1 }), digits: 2)
         }
         var line =
             "\(id) lightyear lookup by code x\(suite.sizes.label.lookups): "

@@ -69,10 +69,10 @@ public enum LiveQueryWorkload {
             if count != rows { missing += 1 }
         }
         let refetchMedian = Measurement.median(refetch)
-        func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000, digits: 3) + " ms" }
+        func ms(_ seconds: Double) -> String { fixedDecimals(seconds * 1000, digits: 3) + " ms" }
         var line =
             "\(id) one change in a live query of \(label) IDs: save to element \(ms(Measurement.median(delivered))), "
-            + "refetch \(ms(refetchMedian)), live/refetch \(WorkloadResult.format(Measurement.median(delivered) / refetchMedian, digits: 2)) "
+            + "refetch \(ms(refetchMedian)), live/refetch \(fixedDecimals(Measurement.median(delivered) / refetchMedian, digits: 2)) "
             + "(medians of \(delivered.count) changes and \(refetch.count) refetches)"
         if missing > 0 || arrivals.take()?.results.count != rows { line += " [RESULTS DIFFER: \(missing) changes without an element]" }
         line += " [ours: Query.changes(in: container) over Item sorted by price, code; refetch: the same query's ids on a fresh context]"

@@ -124,7 +124,7 @@ public final class MigrationWorkload {
             }
         }
         func ms(_ kind: Kind) -> String {
-            WorkloadResult.format(Measurement.median(runs[kind, default: []].map(\.seconds)) * 1000) + " ms"
+            fixedDecimals(Measurement.median(runs[kind, default: []].map(\.seconds)) * 1000) + " ms"
         }
         var peaks: [Kind: Int] = [:]
         for kind in kinds {
@@ -134,12 +134,12 @@ public final class MigrationWorkload {
             }
             peaks[kind] = growth
         }
-        func mib(_ kind: Kind) -> String { WorkloadResult.format(Double(peaks[kind] ?? 0) / 1_048_576) + " MiB" }
-        let peakRatio = WorkloadResult.format(Double(peaks[.ours] ?? 0) / Double(max(peaks[.raw] ?? 0, 1)), digits: 2)
+        func mib(_ kind: Kind) -> String { fixedDecimals(Double(peaks[kind] ?? 0) / 1_048_576) + " MiB" }
+        let peakRatio = fixedDecimals(Double(peaks[.ours] ?? 0) / Double(max(peaks[.raw] ?? 0, 1)), digits: 2)
         func ratio(_ kind: Kind, _ value: (Run) -> Double) -> String {
             let ours = runs[.ours, default: []], theirs = runs[kind, default: []]
             let ratios = zip(ours, theirs).map { pair in value(pair.1) > 0 ? value(pair.0) / value(pair.1) : 0 }
-            return WorkloadResult.format(Measurement.median(ratios), digits: 2)
+            return fixedDecimals(Measurement.median(ratios), digits: 2)
         }
         return "\(Self.id) migrate \(label) (Item: attribute added with a default, attribute renamed): "
             + "ours \(ms(.ours)), peak +\(mib(.ours)), raw \(ms(.raw)), peak +\(mib(.raw)), "

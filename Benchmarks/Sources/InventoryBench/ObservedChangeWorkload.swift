@@ -79,8 +79,8 @@ public enum ObservedChangeWorkload {
         }
 
         let refetchMedian = Measurement.median(refetch)
-        func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000, digits: 3) + " ms" }
-        func share(_ values: [Double]) -> String { WorkloadResult.format(Measurement.median(values) / refetchMedian, digits: 3) }
+        func ms(_ seconds: Double) -> String { fixedDecimals(seconds * 1000, digits: 3) + " ms" }
+        func share(_ values: [Double]) -> String { fixedDecimals(Measurement.median(values) / refetchMedian, digits: 3) }
         var line =
             "\(id) one change in an observed \(label)-row result: "
             + "local change \(ms(Measurement.median(local))), merged save \(ms(Measurement.median(merged))), "

@@ -65,13 +65,13 @@ public struct ParallelReadWorkload {
             }
             timings.append(Timing(sequential: Measurement.median(sequential), parallel: Measurement.median(parallel)))
         }
-        func ms(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1000) + " ms" }
+        func ms(_ seconds: Double) -> String { fixedDecimals(seconds * 1000) + " ms" }
         var parts: [String] = []
         for ((name, _), timing) in zip(contenders, timings) {
             parts.append(
-                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(WorkloadResult.format(timing.speedUp, digits: 2))×")
+                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×")
         }
-        parts.append("ours/GRDB (4 tasks) \(WorkloadResult.format(timings[0].parallel / timings[1].parallel, digits: 2))")
+        parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
         var line = "W11 parallel reads 4×(\(codes.count) lookups + fetch \(label)): " + parts.joined(separator: "; ")
         if !mismatches.isEmpty { line += " [RESULTS DIFFER: \(mismatches.joined(separator: ", "))]" }
         return line

@@ -47,7 +47,7 @@ public struct ReadDuringWritesWorkload {
     /// The W12 summary line.
     public func line() throws -> String {
         let contenders = [try ours(), try grdb(), try raw()]
-        func us(_ seconds: Double) -> String { WorkloadResult.format(seconds * 1_000_000) + " µs" }
+        func us(_ seconds: Double) -> String { fixedDecimals(seconds * 1_000_000) + " µs" }
         var parts: [String] = []
         var missing: [String] = []
         var p99WithWriter: [Double] = []
@@ -57,7 +57,7 @@ public struct ReadDuringWritesWorkload {
             let quiet = try run(contender, writing: false)
             let busy = try run(contender, writing: true)
             func ratio(_ fraction: Double) -> String {
-                WorkloadResult.format(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
+                fixedDecimals(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
             }
             parts.append(
                 "\(contender.name) p50 \(us(quiet.percentile(0.5))) without writer, \(us(busy.percentile(0.5))) with "
@@ -68,7 +68,7 @@ public struct ReadDuringWritesWorkload {
                 missing.append("\(contender.name) \(quiet.latencies.count), \(busy.latencies.count) of \(expected)")
             }
         }
-        func share(_ index: Int) -> String { WorkloadResult.format(p99WithWriter[0] / p99WithWriter[index], digits: 2) }
+        func share(_ index: Int) -> String { fixedDecimals(p99WithWriter[0] / p99WithWriter[index], digits: 2) }
         var line =
             "W12 reads during writes (\(Self.readers) readers × \(codes.count) lookups, writer saving "
             + "\(Self.batchSize)-object batches): " + parts.joined(separator: "; ")

@@ -48,15 +48,15 @@ public struct WorkloadResult {
 
     /// The stable summary line.
     public var summaryLine: String {
-        func ms(_ kind: Contender.Kind) -> String? { median(kind).map { Self.format($0 * 1000) + " ms" } }
+        func ms(_ kind: Contender.Kind) -> String? { median(kind).map { fixedDecimals($0 * 1000) + " ms" } }
         var parts: [String] = []
         if let ours = ms(.ours) { parts.append("ours \(ours)") }
         if let raw = ms(.raw) { parts.append("raw \(raw)") }
         if let codable = ms(.grdbCodable) { parts.append("GRDB \(codable) (Codable)") }
         if let hand = ms(.grdbHandWritten) { parts.append("GRDB \(hand) (\(workload.handWrittenLabel))") }
-        if let r = ratio(to: .raw) { parts.append("ours/raw \(Self.format(r, digits: 2))") }
-        if let r = ratio(to: .grdbCodable) { parts.append("ours/GRDB \(Self.format(r, digits: 2))") }
-        if let r = ratio(to: .grdbHandWritten) { parts.append("ours/GRDB \(Self.format(r, digits: 2)) (\(workload.handWrittenLabel))") }
+        if let r = ratio(to: .raw) { parts.append("ours/raw \(fixedDecimals(r, digits: 2))") }
+        if let r = ratio(to: .grdbCodable) { parts.append("ours/GRDB \(fixedDecimals(r, digits: 2))") }
+        if let r = ratio(to: .grdbHandWritten) { parts.append("ours/GRDB \(fixedDecimals(r, digits: 2)) (\(workload.handWrittenLabel))") }
         var line = "\(workload.id) \(workload.label): " + parts.joined(separator: ", ")
         let distinct = Set(checksums.values)
         if distinct.count > 1 {
@@ -68,20 +68,6 @@ public struct WorkloadResult {
         }
         if let note = workload.note { line += " [\(note)]" }
         return line
-    }
-
-    static func format(_ value: Double, digits: Int = 1) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        } else {
-            text += "." + String(repeating: "0", count: digits)
-        }
-        return text
     }
 }
 

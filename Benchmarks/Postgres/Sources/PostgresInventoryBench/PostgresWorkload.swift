@@ -66,32 +66,18 @@ public struct PostgresWorkloadResult: Sendable {
     public var summaryLine: String {
         var parts: [String] = []
         for kind in PostgresContenderKind.allCases {
-            if let time = median(kind) { parts.append("\(kind.rawValue) \(Self.format(time * 1000)) ms") }
+            if let time = median(kind) { parts.append("\(kind.rawValue) \(fixedDecimals(time * 1000)) ms") }
         }
         var ratios: [String] = []
         if let floor {
             ratios.append("floor \(floor.rawValue)")
             for kind in PostgresContenderKind.allCases where kind != floor {
-                if let r = ratio(kind, to: floor) { ratios.append("\(kind.rawValue)/floor \(Self.format(r, digits: 2))") }
+                if let r = ratio(kind, to: floor) { ratios.append("\(kind.rawValue)/floor \(fixedDecimals(r, digits: 2))") }
             }
         }
-        if let r = ratio(.ours, to: .fluent) { ratios.append("ours/Fluent \(Self.format(r, digits: 2))") }
+        if let r = ratio(.ours, to: .fluent) { ratios.append("ours/Fluent \(fixedDecimals(r, digits: 2))") }
         return "\(workload.id) \(workload.label): " + parts.joined(separator: ", ") + "; " + ratios.joined(separator: ", ")
             + " [\(workload.note)]"
-    }
-
-    static func format(_ value: Double, digits: Int = 1) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        } else {
-            text += "." + String(repeating: "0", count: digits)
-        }
-        return text
     }
 }
 

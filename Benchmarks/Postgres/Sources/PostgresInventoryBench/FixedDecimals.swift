@@ -1,0 +1,1 @@
+../../../Sources/InventoryBench/FixedDecimals.swift
