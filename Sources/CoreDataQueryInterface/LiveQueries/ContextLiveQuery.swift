@@ -36,7 +36,7 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
     /// Starts watching the context and its coordinator; the first call to `next()` fetches the initial
     /// results.
     public func makeAsyncIterator() -> Iterator {
-        let signal = LiveQuerySaveSignal(coordinator: context.coordinator, context: includesUnsavedChanges ? context : nil)
+        let signal = LiveQuerySignal(coordinator: context.coordinator, context: includesUnsavedChanges ? context : nil)
         return Iterator(context: context, includesUnsavedChanges: includesUnsavedChanges, observer: observer, signal: signal)
     }
 
@@ -48,7 +48,7 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         let context: ManagedObjectContext
         let includesUnsavedChanges: Bool
         let observer: any LiveQueryObserving<Element>
-        let signal: LiveQuerySaveSignal
+        let signal: LiveQuerySignal
         var wakeUps: AsyncStream<Void>.Iterator
         /// The state of the last fetch (`nil` before the first).
         var state: (any Sendable)?
@@ -59,7 +59,7 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
 
         init(
             context: ManagedObjectContext, includesUnsavedChanges: Bool, observer: any LiveQueryObserving<Element>,
-            signal: LiveQuerySaveSignal
+            signal: LiveQuerySignal
         ) {
             self.context = context
             self.includesUnsavedChanges = includesUnsavedChanges

@@ -28,7 +28,7 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
 
     /// Starts watching the coordinator's saves; the first call to `next()` fetches the initial results.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(container: container, observer: observer, signal: LiveQuerySaveSignal(coordinator: container.coordinator))
+        Iterator(container: container, observer: observer, signal: LiveQuerySignal(coordinator: container.coordinator))
     }
 
     /// Iterates a ``LiveQuery``: fetches when asked and when the store changed.
@@ -38,13 +38,13 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
 
         let container: PersistentContainer
         let observer: any LiveQueryObserving<Element>
-        let signal: LiveQuerySaveSignal
+        let signal: LiveQuerySignal
         var wakeUps: AsyncStream<Void>.Iterator
         /// The state of the last fetch (`nil` before the first).
         var state: (any Sendable)?
         var finished = false
 
-        init(container: PersistentContainer, observer: any LiveQueryObserving<Element>, signal: LiveQuerySaveSignal) {
+        init(container: PersistentContainer, observer: any LiveQueryObserving<Element>, signal: LiveQuerySignal) {
             self.container = container
             self.observer = observer
             self.signal = signal

@@ -9,7 +9,7 @@ import Foundation
 /// The sources are subscribed when the signal is made, before the first fetch, so no event after that
 /// fetch is missed. The pumps end, and the subscriptions with them, when the iterator's wake-up stream
 /// ends (its task was cancelled) or the signal goes away.
-final class LiveQuerySaveSignal: Sendable {
+final class LiveQuerySignal: Sendable {
     /// The object IDs changed by the events not taken yet, and the context's saves seen through one
     /// source only so far.
     private final class Pending: @unchecked Sendable {
