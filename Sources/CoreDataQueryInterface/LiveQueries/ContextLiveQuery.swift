@@ -48,14 +48,10 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         let context: ManagedObjectContext
         let includesUnsavedChanges: Bool
         let observer: any LiveQueryObserving<Element>
-        let signal: LiveQuerySignal
-        var wakeUps: AsyncStream<Void>.Iterator
-        /// The state of the last fetch (`nil` before the first).
-        var state: (any Sendable)?
+        var cycle: LiveQueryCycle
         /// The objects of the last results that had temporary IDs, by those IDs: after a save, their
         /// rows are recognized under their permanent IDs.
         var temporaries: [ManagedObjectID: ManagedObject] = [:]
-        var finished = false
 
         init(
             context: ManagedObjectContext, includesUnsavedChanges: Bool, observer: any LiveQueryObserving<Element>,
@@ -64,8 +60,7 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
             self.context = context
             self.includesUnsavedChanges = includesUnsavedChanges
             self.observer = observer
-            self.signal = signal
-            wakeUps = signal.wakeUps.makeAsyncIterator()
+            cycle = LiveQueryCycle(signal: signal)
         }
 
         /// The initial results on the first call; afterwards, waits for a change that changes the results
@@ -73,25 +68,19 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while !finished, !Task.isCancelled {
-                if state != nil {
-                    guard await wakeUps.next(isolation: actor) != nil, !Task.isCancelled else { break }
-                }
-                var updated = signal.takeUpdated()
+            while var updated = await cycle.nextFetch(isolation: actor) {
                 updated.formUnion(renameSavedTemporaries())
                 let fetched: (element: Element?, state: any Sendable)
                 do {
                     let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
-                    fetched = try observer.step(previous: state, updated: updated, on: target)
+                    fetched = try observer.step(previous: cycle.state, updated: updated, on: target)
                 } catch {
-                    finished = true
-                    throw error
+                    throw cycle.fail(error)
                 }
-                state = fetched.state
+                cycle.state = fetched.state
                 rememberTemporaries()
                 if let element = fetched.element { return element }
             }
-            finished = true
             return nil
         }
 
@@ -103,21 +92,21 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// Rewrites the previous results' keys of objects saved since (temporary ID → permanent ID), and
         /// returns their permanent IDs (their rows changed in place).
         private mutating func renameSavedTemporaries() -> Set<ManagedObjectID> {
-            guard !temporaries.isEmpty, var keys = state as? [LiveRowKey] else { return [] }
+            guard !temporaries.isEmpty, var keys = cycle.state as? [LiveRowKey] else { return [] }
             var renamed = Set<ManagedObjectID>()
             for (offset, key) in keys.enumerated() {
                 guard let id = key.objectID, let object = temporaries[id], object.objectID != id else { continue }
                 keys[offset] = .object(object.objectID)
                 renamed.insert(object.objectID)
             }
-            if !renamed.isEmpty { state = keys }
+            if !renamed.isEmpty { cycle.state = keys }
             return renamed
         }
 
         /// Keeps the objects behind the temporary IDs of the results just fetched.
         private mutating func rememberTemporaries() {
             temporaries = [:]
-            guard includesUnsavedChanges, let keys = state as? [LiveRowKey] else { return }
+            guard includesUnsavedChanges, let keys = cycle.state as? [LiveRowKey] else { return }
             for key in keys {
                 guard let id = key.objectID, id.isTemporaryID, let object = context.registeredObject(for: id) else { continue }
                 temporaries[id] = object

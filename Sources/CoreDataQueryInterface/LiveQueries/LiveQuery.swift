@@ -38,17 +38,12 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
 
         let container: PersistentContainer
         let observer: any LiveQueryObserving<Element>
-        let signal: LiveQuerySignal
-        var wakeUps: AsyncStream<Void>.Iterator
-        /// The state of the last fetch (`nil` before the first).
-        var state: (any Sendable)?
-        var finished = false
+        var cycle: LiveQueryCycle
 
         init(container: PersistentContainer, observer: any LiveQueryObserving<Element>, signal: LiveQuerySignal) {
             self.container = container
             self.observer = observer
-            self.signal = signal
-            wakeUps = signal.wakeUps.makeAsyncIterator()
+            cycle = LiveQueryCycle(signal: signal)
         }
 
         /// The initial results on the first call; afterwards, waits for a save that changes the results
@@ -56,22 +51,16 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while !finished, !Task.isCancelled {
-                if state != nil {
-                    guard await wakeUps.next(isolation: actor) != nil, !Task.isCancelled else { break }
-                }
-                let updated = signal.takeUpdated()
+            while let updated = await cycle.nextFetch(isolation: actor) {
                 let fetched: (element: Element?, state: any Sendable)
                 do {
-                    fetched = try await observer.step(previous: state, updated: updated, in: container)
+                    fetched = try await observer.step(previous: cycle.state, updated: updated, in: container)
                 } catch {
-                    finished = true
-                    throw error
+                    throw cycle.fail(error)
                 }
-                state = fetched.state
+                cycle.state = fetched.state
                 if let element = fetched.element { return element }
             }
-            finished = true
             return nil
         }
 
