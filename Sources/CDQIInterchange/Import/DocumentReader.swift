@@ -195,6 +195,8 @@ struct DocumentReader {
     /// to-one statements, then its to-many ones, as problems are reported).
     private func resolve(_ plan: inout ImportPlan, references: [String], ids: DocumentIDIndex, problems: inout [DocumentProblem]) {
         plan.destinations = [Int](repeating: -1, count: references.count)
+        // Each entity of the plan with its ancestors' names, worked out once rather than per reference.
+        let lineages = plan.entities.map { Set([$0.description.name] + model.ancestors(of: $0.description).map(\.name)) }
         for index in plan.objects.indices {
             let object = plan.objects[index]
             let entity = plan.entity(of: object)
@@ -221,9 +223,9 @@ struct DocumentReader {
                             problem("no object in the document has the _id \(JSONWriter.quoted(reference))")
                             continue
                         }
-                        let destination = plan.entity(of: plan.objects[destinationIndex]).description
-                        let lineage = [destination.name] + model.ancestors(of: destination).map(\.name)
-                        guard lineage.contains(relationship.destinationEntityName) else {
+                        let destinationEntity = plan.objects[destinationIndex].entity
+                        let destination = plan.entities[destinationEntity].description
+                        guard lineages[destinationEntity].contains(relationship.destinationEntityName) else {
                             problem(
                                 "\(JSONWriter.quoted(reference)) is an object of entity \(destination.name), and the relationship "
                                     + "holds \(relationship.destinationEntityName) objects")
