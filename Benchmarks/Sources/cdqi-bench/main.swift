@@ -10,6 +10,21 @@ import InventoryBench
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// Writes a line at once (unbuffered), so that each workload's line shows as soon as it is measured,
 /// even through a pipe.
+/// Runs this benchmark executable again with `arguments` (a workload measured in a process of its own,
+/// so that its memory is its own) and returns its exit status and, when it succeeded, its output trimmed.
+func runChild(_ arguments: [String]) throws -> (status: Int32, output: String?) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return (process.terminationStatus, nil) }
+    return (0, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
@@ -111,38 +126,20 @@ do {
     if selected(MigrationWorkload.id) {
         // The W10 sizes: 1M rows, 20k with --quick.
         let workload = try MigrationWorkload(fixture: suite.fixture, rows: sizes.iterateRows, label: sizes.label.iterate)
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         report(
             try workload.line(rounds: sizes.rounds) { kind, template in
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = ["--w15-child", kind.rawValue, template.path, String(sizes.iterateRows)]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return process.terminationStatus == 0 ? String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                try runChild(["--w15-child", kind.rawValue, template.path, String(sizes.iterateRows)]).output ?? ""
             })
     }
     if selected("W10") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
         var results: [Contender.Kind: IterationWorkload.ChildResult] = [:]
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         for kind in Contender.Kind.allCases {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["--w10-child", kind.rawValue, url.path, String(sizes.iterateBatch)]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if process.terminationStatus == 0, let result = IterationWorkload.ChildResult(line: text) {
+            let child = try runChild(["--w10-child", kind.rawValue, url.path, String(sizes.iterateBatch)])
+            if let text = child.output, let result = IterationWorkload.ChildResult(line: text) {
                 results[kind] = result
             } else {
-                report("W10 \(kind.rawValue): the child failed (status \(process.terminationStatus))")
+                report("W10 \(kind.rawValue): the child failed (status \(child.status))")
             }
         }
         report(IterationWorkload.line(label: sizes.label.iterate, batchSize: sizes.iterateBatch, results: results))
