@@ -17,13 +17,13 @@ extension StoreSchema {
 }
 
 private struct Builder {
-    package let model: ManagedObjectModel
+    let model: ManagedObjectModel
     /// Entity names in entity-number order.
-    package var order: [String] = []
-    package var numbers: [String: Int] = [:]
-    package var children: [String: [String]] = [:]
+    var order: [String] = []
+    var numbers: [String: Int] = [:]
+    var children: [String: [String]] = [:]
 
-    package init(model: ManagedObjectModel) {
+    init(model: ManagedObjectModel) {
         self.model = model
         var roots: [String] = []
         for entity in model.entities {
@@ -43,7 +43,7 @@ private struct Builder {
         for root in roots.sorted(by: byEntityName) { visit(root) }
     }
 
-    package mutating func build() -> StoreSchema {
+    mutating func build() -> StoreSchema {
         var mappings: [String: EntityMapping] = [:]
         var tables: [TableDefinition] = []
         var joinTables: [JoinTable] = []

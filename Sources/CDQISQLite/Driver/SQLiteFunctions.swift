@@ -184,7 +184,7 @@ private let coreDataNow: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoi
 
 /// The values an aggregate has seen, kept between steps in SQLite's per-call aggregate context.
 private final class CollectedValues {
-    package var values: [Double] = []
+    var values: [Double] = []
 }
 
 /// The collected values of an aggregate call; created on its first step.

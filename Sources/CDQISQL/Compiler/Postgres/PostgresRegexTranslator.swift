@@ -55,23 +55,23 @@ package enum PostgresRegexTranslator {
     package static let anyCharacter = "[^\\n\\r\\u0085\\u2028\\u2029]"
 
     private struct Translator {
-        package let scalars: [Unicode.Scalar]
-        package var index = 0
-        package var output = ""
-        package var caseInsensitive = false
-        package var needsASCIISubject = false
+        let scalars: [Unicode.Scalar]
+        var index = 0
+        var output = ""
+        var caseInsensitive = false
+        var needsASCIISubject = false
         /// Whether the last thing written can take a quantifier.
-        package var hasAtom = false
+        var hasAtom = false
 
-        package init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
-        package func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+        func peek(_ offset: Int = 0) -> Unicode.Scalar? {
             index + offset < scalars.count ? scalars[index + offset] : nil
         }
 
-        package func refuse(_ construct: String, at offset: Int) -> Refusal { Refusal(construct: construct, offset: offset) }
+        func refuse(_ construct: String, at offset: Int) -> Refusal { Refusal(construct: construct, offset: offset) }
 
-        package mutating func run() throws(Refusal) {
+        mutating func run() throws(Refusal) {
             if peek() == "(", peek(1) == "?", peek(2) == "i", peek(3) == ")" {
                 caseInsensitive = true
                 index = 4
@@ -129,7 +129,7 @@ package enum PostgresRegexTranslator {
         }
 
         /// A character matched as itself.
-        package mutating func literal(_ c: Unicode.Scalar, at offset: Int) throws(Refusal) {
+        mutating func literal(_ c: Unicode.Scalar, at offset: Int) throws(Refusal) {
             if caseInsensitive, !c.isASCII {
                 throw refuse("the non-ASCII character U+\(String(c.value, radix: 16, uppercase: true)) in a case-insensitive pattern", at: offset)
             }
@@ -140,7 +140,7 @@ package enum PostgresRegexTranslator {
         }
 
         /// After a quantifier: a lazy `?` is dropped; a possessive `+` or another quantifier is refused.
-        package mutating func quantifierSuffix() throws(Refusal) {
+        mutating func quantifierSuffix() throws(Refusal) {
             if peek() == "?" { index += 1 }
             if let next = peek(), "*+?{".unicodeScalars.contains(next) {
                 throw refuse("a quantifier after a quantifier (possessive or nested)", at: index)
@@ -149,7 +149,7 @@ package enum PostgresRegexTranslator {
         }
 
         /// `{n}`, `{n,}`, `{n,m}`.
-        package mutating func interval() throws(Refusal) {
+        mutating func interval() throws(Refusal) {
             let start = index
             index += 1
             var text = "{"
@@ -177,7 +177,7 @@ package enum PostgresRegexTranslator {
             output += text
         }
 
-        package mutating func escape() throws(Refusal) {
+        mutating func escape() throws(Refusal) {
             let start = index
             guard let c = peek(1) else { throw refuse("a '\\' at the end", at: start) }
             index += 2
@@ -213,7 +213,7 @@ package enum PostgresRegexTranslator {
         }
 
         /// `[…]` / `[^…]` of characters and ranges.
-        package mutating func bracket() throws(Refusal) {
+        mutating func bracket() throws(Refusal) {
             let start = index
             index += 1
             output += "["
@@ -248,7 +248,7 @@ package enum PostgresRegexTranslator {
         }
 
         /// One character of a class, escapes resolved.
-        package mutating func classCharacter() throws(Refusal) -> Unicode.Scalar {
+        mutating func classCharacter() throws(Refusal) -> Unicode.Scalar {
             guard let c = peek() else { throw refuse("an unterminated '['", at: index) }
             switch c {
             case "[":
@@ -277,7 +277,7 @@ package enum PostgresRegexTranslator {
             }
         }
 
-        package mutating func emitClassCharacter(_ c: Unicode.Scalar, at offset: Int) throws(Refusal) {
+        mutating func emitClassCharacter(_ c: Unicode.Scalar, at offset: Int) throws(Refusal) {
             if caseInsensitive, !c.isASCII {
                 throw refuse("the non-ASCII character U+\(String(c.value, radix: 16, uppercase: true)) in a case-insensitive pattern", at: offset)
             }
