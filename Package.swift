@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         // The PostgreSQL store (issue 22): libpq connections, Core Data's layout in a schema, and its tests
         // (those needing a server skip unless CDQI_POSTGRES_URL is set; bin/postgres-cluster starts one).
-        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQISQL", "CDQIModel", "CDQIPredicate"]),
+        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQISQL", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIPostgresTests", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],

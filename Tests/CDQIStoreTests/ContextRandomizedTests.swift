@@ -9,7 +9,7 @@ import Testing
 @Suite("Context randomized operations")
 struct ContextRandomizedTests {
     /// The expected graph: departments by name; employees by first name with salary and department.
-    private struct Graph: Equatable {
+    struct Graph: Equatable {
         struct Employee: Equatable {
             var salary: Int
             var department: String?
@@ -22,6 +22,45 @@ struct ContextRandomizedTests {
     func randomOperations(seed: UInt64) throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
         defer { cleanUp() }
+        try Self.randomOperations(
+            seed: seed, coordinator: coordinator,
+            stored: {
+                // The file, read with plain SQL through another connection.
+                var stored = Graph()
+                for row in try ContextTestSupport.rows(file: url, "SELECT ZNAME FROM ZDEPARTMENT") { stored.departments.insert(row[0]) }
+                for row in try ContextTestSupport.rows(
+                    file: url,
+                    """
+                    SELECT e.ZFIRSTNAME, e.ZSALARY, d.ZNAME FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT
+                    """)
+                {
+                    stored.employees[row[0]] = Graph.Employee(salary: Int(row[1]) ?? -1, department: row[2] == "NULL" ? nil : row[2])
+                }
+                #expect(
+                    try ContextTestSupport.rows(
+                        file: url,
+                        "SELECT COUNT(*) FROM ZEMPLOYEE WHERE ZDEPARTMENT IS NOT NULL AND ZDEPARTMENT NOT IN (SELECT Z_PK FROM ZDEPARTMENT)"
+                    ) == [["0"]])
+                #expect(
+                    try ContextTestSupport.rows(
+                        file: url,
+                        """
+                        SELECT (SELECT MAX(Z_PK) FROM ZEMPLOYEE) <= (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'), \
+                        (SELECT MIN(Z_OPT) FROM ZEMPLOYEE) >= 1
+                        """
+                    ).first?.map { $0 == "NULL" ? "1" : $0 } == ["1", "1"])
+                return stored
+            },
+            reopen: { try PersistentStoreCoordinator(model: coordinator.model, url: url) })
+    }
+
+    /// Runs 250 random operations on a context of `coordinator`, checking the objects against the
+    /// oracle along the way, then the store (`stored` reads it back with plain SQL) and a context of a
+    /// fresh coordinator on the same store (`reopen`).
+    static func randomOperations(
+        seed: UInt64, coordinator: PersistentStoreCoordinator, stored: () throws -> Graph,
+        reopen: () throws -> PersistentStoreCoordinator
+    ) throws {
         let context = ManagedObjectContext(coordinator: coordinator)
         var random = SeededGenerator(seed: seed)
         var current = Graph(), committed = Graph()
@@ -89,44 +128,22 @@ struct ContextRandomizedTests {
                 objects = committedObjects
             default:
                 // The in-memory graph matches the oracle, both sides of every relationship.
-                try #require(try graph(of: objects) == current, "seed \(seed)")
+                try #require(try Self.graph(of: objects) == current, "seed \(seed)")
             }
         }
         try context.save()
-        #expect(try graph(of: objects) == current)
+        #expect(try Self.graph(of: objects) == current)
 
-        // The file, read with plain SQL through another connection.
-        var stored = Graph()
-        for row in try ContextTestSupport.rows(file: url, "SELECT ZNAME FROM ZDEPARTMENT") { stored.departments.insert(row[0]) }
-        for row in try ContextTestSupport.rows(
-            file: url,
-            """
-            SELECT e.ZFIRSTNAME, e.ZSALARY, d.ZNAME FROM ZEMPLOYEE e LEFT JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT
-            """)
-        {
-            stored.employees[row[0]] = Graph.Employee(salary: Int(row[1]) ?? -1, department: row[2] == "NULL" ? nil : row[2])
-        }
-        #expect(stored == current, "seed \(seed)")
-        #expect(
-            try ContextTestSupport.rows(
-                file: url, "SELECT COUNT(*) FROM ZEMPLOYEE WHERE ZDEPARTMENT IS NOT NULL AND ZDEPARTMENT NOT IN (SELECT Z_PK FROM ZDEPARTMENT)") == [["0"]])
-        #expect(
-            try ContextTestSupport.rows(
-                file: url,
-                """
-                SELECT (SELECT MAX(Z_PK) FROM ZEMPLOYEE) <= (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Employee'), \
-                (SELECT MIN(Z_OPT) FROM ZEMPLOYEE) >= 1
-                """
-            ).first?.map { $0 == "NULL" ? "1" : $0 } == ["1", "1"])
+        #expect(try stored() == current, "seed \(seed)")
 
         // A fresh coordinator reads the same graph through the objects' relationships.
-        let fresh = ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: coordinator.model, url: url))
+        let fresh = ManagedObjectContext(coordinator: try reopen())
         var reread: [String: ManagedObject] = [:]
         for (name, object) in objects {
             guard let id = fresh.objectID(forURIString: object.objectID.uriString) else { continue }
             reread[name] = try fresh.existingObject(with: id)
         }
-        #expect(try graph(of: reread) == current, "seed \(seed)")
+        #expect(try Self.graph(of: reread) == current, "seed \(seed)")
     }
 
     @Test("many-to-many pairs in memory and in the join table agree with the oracle", arguments: Array(1...6) as [UInt64])
@@ -288,7 +305,7 @@ struct ContextRandomizedTests {
     }
 
     /// The graph the objects show, checking that both sides of each relationship agree.
-    private func graph(of objects: [String: ManagedObject]) throws -> Graph {
+    private static func graph(of objects: [String: ManagedObject]) throws -> Graph {
         var graph = Graph()
         for (name, object) in objects where object.entity.name == "Department" {
             graph.departments.insert(name)

@@ -13,6 +13,6 @@ extension ManagedObjectContext {
     ///   path, a key path selected but not grouped, …), ``SQLiteError`` from the store.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {
         processPendingMerges()
-        return try coordinator.withReader { try $0.fetchDictionaries(request) }
+        return try coordinator.store.fetchDictionaries(request)
     }
 }

@@ -1,7 +1,7 @@
 import CDQIPredicate
 
 /// A row as read from an entity table.
-struct StoredRow {
+package struct StoredRow {
     var entityNumber: Int
     var version: Int64
     var attributes: [StoredValue]
@@ -28,11 +28,8 @@ extension ManagedObjectContext {
 
     /// Reads the row with primary key `key` of an entity's table, or `nil` when there is none.
     func readRow(of layout: EntityLayout, key: Int64) throws(ManagedObjectError) -> StoredRow? {
-        let schema = coordinator.layout
         do {
-            return try coordinator.withReader { store -> StoredRow? in
-                try StoredRow.read(layout, key: key, connection: store.connection, schema: schema)
-            }
+            return try coordinator.store.readRow(of: layout, key: key)
         } catch {
             throw .store("\(error)")
         }
@@ -61,7 +58,7 @@ extension ManagedObjectContext {
 
     /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
     /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement, plan: RowPlan) {
+    func fill<Row: StoreRow>(_ object: ManagedObject, from statement: Row, plan: RowPlan) {
         // Written into the object's slots directly: each copy of the slots retained every destination.
         let toOneCount = object.entity.toOneCount
         if toOneCount > 0 {
@@ -93,11 +90,11 @@ extension ManagedObjectContext {
         }
         guard relationship.isStored,
             let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
-            let query = ToManyQuery(relationship, destination: destination, ownerCount: 1)
+            let query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
         else {
             return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
         }
-        return ToManyStorage(objects: try objects(ofRows: query.sql, keys: [key]), isOrdered: relationship.isOrdered)
+        return ToManyStorage(objects: try objects(ofRows: query, keys: [key]), isOrdered: relationship.isOrdered)
     }
 
     /// Re-reads a loaded object's row and puts its unsaved changes back on top.
@@ -127,9 +124,7 @@ extension ManagedObjectContext {
 
 extension StoredRow {
     /// Reads the row with primary key `key` of an entity's table, or `nil` when there is none.
-    static func read(
-        _ layout: EntityLayout, key: Int64, connection: SQLiteConnection, schema: ModelLayout
-    ) throws(SQLiteError) -> StoredRow? {
+    static func read(_ layout: EntityLayout, key: Int64, connection: SQLiteConnection) throws(SQLiteError) -> StoredRow? {
         let statement = try connection.prepare(layout.selectRowSQL)
         defer { statement.reset() }
         try statement.bind(key, at: 1)
@@ -139,7 +134,7 @@ extension StoredRow {
 
     /// Decodes the current result row for `layout` with one of its plans (`rowPlan` for `selectRowSQL`,
     /// `tablePlan` for `tableColumnsSQL`).
-    static func decode(_ layout: EntityLayout, from statement: SQLiteStatement, plan: RowPlan) -> StoredRow {
+    package static func decode<Row: StoreRow>(_ layout: EntityLayout, from statement: Row, plan: RowPlan) -> StoredRow {
         // An empty array literal allocates nothing: entities without to-one relationships skip the
         // allocation (and its run-time metadata lookup) altogether.
         var toOne: [(key: Int64, entityNumber: Int)?] =

@@ -38,11 +38,7 @@ extension ManagedObjectContext {
         // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.
         var reader = RowObjectReader(context: self)
         var objects: [ManagedObject] = []
-        try coordinator.withReader { store in
-            try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
-                objects.append(try reader.object(at: statement).object)
-            }
-        }
+        try coordinator.store.readObjects(request, layout: layout, reader: &reader, into: &objects)
         reader.awakeFilledObjects(in: objects)
         return objects
     }
@@ -53,14 +49,14 @@ extension ManagedObjectContext {
         processPendingChanges()
         let pending = pendingObjects(for: request)
         if pending.isEmpty {
-            let references = try coordinator.withReader { try $0.fetchObjectReferences(request) }
+            let references = try coordinator.store.fetchObjectReferences(request)
             return references.compactMap { objectID(for: $0) }
         }
         // Unsaved changes: fetch without the window, merge, sort in memory, then apply the window.
         var unwindowed = request
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
-        let references = try coordinator.withReader { try $0.fetchObjectReferences(unwindowed) }
+        let references = try coordinator.store.fetchObjectReferences(unwindowed)
         let changed = Set(pending.map(\.objectID))
         var matches: [ManagedObject] = references.compactMap { objectID(for: $0) }
             .filter { !changed.contains($0) }
@@ -83,7 +79,7 @@ extension ManagedObjectContext {
         processPendingMerges()
         processPendingChanges()
         if pendingObjects(for: request).isEmpty {
-            return try coordinator.withReader { try $0.count(request) }
+            return try coordinator.store.count(request)
         }
         return try fetchObjectIDs(request).count
     }
@@ -214,7 +210,7 @@ extension ManagedObjectContext {
     /// How the store runs `request`: its SQL, bindings, SQLite's query plan and plain-words warnings
     /// (see ``FetchExplanation``). Nothing is fetched, and unsaved changes play no part.
     public func explain(_ request: FetchRequest) throws -> FetchExplanation {
-        try coordinator.withStore { try $0.explain(request) }
+        try coordinator.store.explain(request)
     }
 }
 

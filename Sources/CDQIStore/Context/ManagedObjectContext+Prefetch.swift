@@ -46,8 +46,8 @@ extension ManagedObjectContext {
         }
         for (layout, keys) in faults.values {
             for chunk in keys.chunked(SQLText.keysPerQuery) {
-                let sql = "SELECT \(layout.tableColumnsSQL) FROM \(layout.tableName) t0 WHERE t0.Z_PK IN (\(SQLText.placeholders(chunk.count)))"
-                _ = try self.objects(ofRows: sql, keys: Array(chunk))
+                let query = ToManyQuery.rows(of: layout, keyCount: chunk.count, dialect: coordinator.store.dialect)
+                _ = try self.objects(ofRows: query, keys: Array(chunk))
             }
         }
     }
@@ -66,10 +66,13 @@ extension ManagedObjectContext {
             else { continue }
             for chunk in group.chunked(SQLText.keysPerQuery) {
                 let keys = chunk.compactMap { $0.object.objectID.primaryKey }
-                guard let query = ToManyQuery(slot, destination: destination, ownerCount: keys.count) else { continue }
+                guard
+                    let query = ToManyQuery.make(
+                        slot, destination: destination, ownerCount: keys.count, dialect: coordinator.store.dialect)
+                else { continue }
                 var byOwner: [Int64: [ManagedObject]] = [:]
-                _ = try objects(ofRows: query.sql, keys: keys) { member, statement in
-                    if let owner = query.ownerKey(in: statement) { byOwner[owner, default: []].append(member) }
+                _ = try objects(ofRows: query, keys: keys) { member, owner in
+                    if let owner { byOwner[owner, default: []].append(member) }
                 }
                 for (object, slot) in chunk where object.toManyValues[slot.slotIndex] == nil {
                     guard let key = object.objectID.primaryKey else { continue }

@@ -76,22 +76,21 @@ extension ManagedObjectContext {
         var foreignWrite: ExternalWriteTracker.Entry?
         defer { if !written { for object in inserted { object.allocatedKey = nil } } }
         func write(checkingVersionsFirst: Bool) throws -> SaveResult {
-            try coordinator.withStore { store in
-                try store.connection.writeTransaction {
-                    // Other processes' writes committed before this transaction are told apart from
-                    // this save's (only when someone tracks them).
-                    let tracking = coordinator.externalWrites.isTracking
-                    if tracking {
-                        foreignWrite = try coordinator.externalWrites.poll(
-                            store.connection, layout: coordinator.layout, storeIdentifier: coordinator.storeIdentifier)
-                    }
-                    var writer = SaveWriter(
-                        context: self, connection: store.connection, schema: coordinator.layout, plan: plan,
-                        validation: validation, checksVersionsFirst: checkingVersionsFirst)
-                    let result = try writer.run()
-                    if tracking { try coordinator.externalWrites.noteOwnWrite(store.connection, layout: coordinator.layout) }
-                    return result
+            try coordinator.store.write { transaction in
+                // Other processes' writes committed before this transaction are told apart from this
+                // save's (only when someone tracks them, on a SQLite store).
+                let sqlite = (transaction as? SQLiteSaveTransaction)?.connection
+                let tracking = sqlite != nil && coordinator.externalWrites.isTracking
+                if tracking, let sqlite {
+                    foreignWrite = try coordinator.externalWrites.poll(
+                        sqlite, layout: coordinator.layout, storeIdentifier: coordinator.storeIdentifier)
                 }
+                var writer = SaveWriter(
+                    context: self, transaction: transaction, schema: coordinator.layout, plan: plan,
+                    validation: validation, checksVersionsFirst: checkingVersionsFirst)
+                let result = try writer.run()
+                if tracking, let sqlite { try coordinator.externalWrites.noteOwnWrite(sqlite, layout: coordinator.layout) }
+                return result
             }
         }
         do {
@@ -105,7 +104,7 @@ extension ManagedObjectContext {
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as SQLiteError {
-            throw .store(.classifying(error, path: coordinator.url?.path ?? ":memory:"))
+            throw .store(.classifying(error, path: coordinator.store.location))
         } catch {
             throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
         }

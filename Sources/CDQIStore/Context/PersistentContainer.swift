@@ -46,6 +46,11 @@ public final class PersistentContainer: @unchecked Sendable {
             model: model, url: url, readerCount: readerCount, keepsJournalMode: keepsJournalMode)
     }
 
+    /// A container over a coordinator made already (a PostgreSQL store's, for one: see `CDQIPostgres`).
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
     /// The context of the container's owner (the main actor in an app, the creating code elsewhere),
     /// made on first use. Confined to that owner: see "The view context" above. Other tasks use
     /// ``newBackgroundContext()`` or ``performBackgroundTask(_:)``.

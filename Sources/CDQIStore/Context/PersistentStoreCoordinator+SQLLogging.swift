@@ -15,7 +15,7 @@ extension PersistentStoreCoordinator {
     /// container.coordinator.logSQL(to: logger)
     /// ```
     public func logSQL(to logger: Logger?) {
-        withStore { $0.connection.trace(to: logger) }
-        readers?.logSQL(to: logger)
+        sqlite?.withWriter { $0.connection.trace(to: logger) }
+        sqlite?.readers?.logSQL(to: logger)
     }
 }

@@ -2,19 +2,19 @@ import CDQIModel
 import Foundation
 import Synchronization
 
-/// Owns a model and its SQLite store: contexts on any thread or task share one coordinator.
+/// Owns a model and its store: contexts on any thread or task share one coordinator.
 ///
-/// A store file has one writer connection and a pool of read-only connections (WAL mode): saves take
-/// the writer, one at a time; fetches, counts, dictionary fetches, faults and prefetches take a reader,
-/// so those of different contexts run at the same time, and none waits for a save. Each statement
-/// reads the last state committed when it started: a fetch never sees part of a save. An in-memory
-/// store has one connection, shared by reads and saves one at a time (a second connection would open
-/// another, empty database).
+/// The store is a SQLite file (or memory), or a PostgreSQL schema (`CDQIPostgres`). A SQLite store file
+/// has one writer connection and a pool of read-only connections (WAL mode): saves take the writer, one
+/// at a time; fetches, counts, dictionary fetches, faults and prefetches take a reader, so those of
+/// different contexts run at the same time, and none waits for a save. Each statement reads the last
+/// state committed when it started: a fetch never sees part of a save. An in-memory store has one
+/// connection, shared by reads and saves one at a time (a second connection would open another, empty
+/// database).
 ///
-/// It is `Sendable`: its state is immutable except the writer connection, only touched while holding
-/// `lock`, the readers, each used by one caller at a time (see the pool), the class registry, only
-/// touched while holding `registryLock` (a separate lock, so that code running with the store may still
-/// look up classes), and the following contexts' inboxes, only touched while holding `followersLock`.
+/// It is `Sendable`: its state is immutable except the store (itself `Sendable`), the class registry,
+/// only touched while holding `registryLock` (a separate lock, so that code running with the store may
+/// still look up classes), and the following contexts' inboxes, only touched while holding `followersLock`.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model.
     public let model: ManagedObjectModel
@@ -22,19 +22,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let layout: ModelLayout
     /// The store's UUID: the host part of object-ID URIs.
     public let storeIdentifier: String
-    /// The store file, or `nil` for an in-memory store.
+    /// The SQLite store file, or `nil` for an in-memory store or a store of another kind.
     public let url: URL?
+    /// The store contexts read and write through.
+    package let store: any PersistentStore
+    /// The store when it is a SQLite store (file or memory): the features only SQLite has (batch
+    /// requests, detecting other processes' writes, fetch cursors on their own reader, SQL logging).
+    let sqlite: SQLitePersistentStore?
 
     /// The most read connections a store file gets when no count is given: as many as GRDB's
     /// `DatabasePool` opens by default.
     public static let defaultReaderCount = 5
 
-    private let lock = NSLock()
-    /// Guarded by `lock`: the writer.
-    private let store: SQLiteStore
-    /// The read connections of a store file; `nil` for an in-memory store, or when the reader count
-    /// is 0 (reads then share the writer).
-    let readers: StoreReaderPool?
     private let registryLock = NSLock()
     /// Guarded by `registryLock`.
     private var classes: [String: ManagedObject.Type] = [:]
@@ -47,7 +46,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let followersLock = NSLock()
     /// Guarded by `followersLock`: the inboxes of the contexts that follow this coordinator's saves.
     private var followers: [WeakMergeInbox] = []
-    /// Foreign writes to the store file; guarded by `lock` (used inside ``withStore(_:)`` only).
+    /// Foreign writes to the store file; guarded by the writer's lock (used inside ``withStore(_:)`` only).
     let externalWrites = ExternalWriteTracker()
     /// The subscribers of ``saves``.
     let saveStreams = ChangeStreams<StoreSave>()
@@ -63,26 +62,23 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// - Parameter keepsJournalMode: leave an existing store file in its journal mode instead of
     ///   switching it to WAL (see ``SQLiteStore/init(model:url:readOnly:keepsJournalMode:)``); a
     ///   rollback-journal store then has no readers.
-    public init(
+    public convenience init(
         model: ManagedObjectModel, url: URL?, readOnly: Bool = false,
         readerCount: Int = PersistentStoreCoordinator.defaultReaderCount, keepsJournalMode: Bool = false
     ) throws(StoreError) {
-        let store = try SQLiteStore(model: model, url: url, readOnly: readOnly, keepsJournalMode: keepsJournalMode)
+        let store = try SQLitePersistentStore(
+            model: model, url: url, readOnly: readOnly, readerCount: readerCount, keepsJournalMode: keepsJournalMode)
+        self.init(model: model, store: store, url: url)
+    }
+
+    /// A coordinator over a store already opened for `model` (a PostgreSQL store, or a SQLite one).
+    package init(model: ManagedObjectModel, store: any PersistentStore, url: URL? = nil) {
         self.model = model
         self.store = store
         self.url = url
-        // Readers need WAL (without it a reader would wait for the writer, and the writer for readers);
-        // a file whose journal is not WAL (kept, or not switchable) keeps one connection.
-        readers =
-            url != nil && readerCount > 0 && store.connection.journalMode == "wal"
-            ? StoreReaderPool(writer: store, capacity: readerCount) : nil
+        sqlite = store as? SQLitePersistentStore
         layout = ModelLayout(model: model, schema: store.schema)
         storeIdentifier = store.metadata.uuid
-    }
-
-    deinit {
-        // The readers first: the writer must be the file's last connection (see the pool).
-        readers?.closeFreeReaders()
     }
 
     /// Makes objects of `entityName` (and of its sub-entities that have no class of their own)
@@ -160,54 +156,42 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         for inbox in inboxes { inbox.post(save) }
     }
 
-    /// Runs `body` with the writer if no one else is using it now; `nil` (without running it) if
+    /// The SQLite store, or ``StoreError/unsupported(path:operation:)`` naming `operation` for a store
+    /// of another kind.
+    func sqliteStore(for operation: String) throws(StoreError) -> SQLitePersistentStore {
+        guard let sqlite else { throw .unsupported(path: store.location, operation: operation) }
+        return sqlite
+    }
+
+    /// Runs `body` with the SQLite writer if no one else is using it now; `nil` (without running it) if
     /// someone is.
     func withStoreIfFree<T>(_ body: (SQLiteStore) throws -> T) throws -> T? {
-        guard lock.try() else { return nil }
-        defer { lock.unlock() }
-        do {
-            return try body(store)
-        } catch let error as SQLiteError where error.isCorruption {
-            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
-        }
+        try sqliteStore(for: "detecting other processes' writes").withWriterIfFree(body)
     }
 
-    /// Runs `body` with the writer, serialized with every other use of it.
-    /// SQLite's corruption errors (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) leave as
-    /// ``StoreError/damagedStore(path:reason:)``.
-    func withStore<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try body(store)
-        } catch let error as SQLiteError where error.isCorruption {
-            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
-        }
+    /// Runs `body` with the SQLite writer, serialized with every other use of it (see
+    /// ``SQLitePersistentStore/withWriter(_:)``); throws ``StoreError/unsupported(path:operation:)``
+    /// for a store of another kind.
+    func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
+        try sqliteStore(for: "this SQLite operation").withWriter(body)
     }
 
-    /// Runs `body` with a read connection of the pool, at the same time as other reads and saves; or,
-    /// for an in-memory store (or a reader count of 0), with the writer as ``withStore(_:)`` does.
-    /// `body` must only read.
+    /// Runs `body` with a SQLite read connection (see ``SQLitePersistentStore/withReader(_:)``).
     func withReader<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
-        guard let readers else { return try withStore(body) }
-        do {
-            return try readers.withReader(body)
-        } catch let error as SQLiteError where error.isCorruption {
-            throw StoreError.damagedStore(path: url?.path ?? ":memory:", reason: error.description)
-        }
+        try sqliteStore(for: "this SQLite operation").withReader(body)
     }
 
     /// A read connection for one owner's sole use until the lease ends (see ``StoreReaderPool/lease()``),
-    /// or `nil` for an in-memory store or a reader count of 0 (no connection may read beside the writer).
+    /// or `nil` for an in-memory store, a reader count of 0, or a store that is not SQLite.
     func leaseReader() throws(StoreError) -> StoreReaderLease? {
-        try readers?.lease()
+        try sqlite?.leaseReader()
     }
 
     /// The most read connections of the store (0 when reads share the writer).
-    public var readerCount: Int { readers?.capacity ?? 0 }
+    public var readerCount: Int { sqlite?.readers?.capacity ?? 0 }
 
     /// The number of read connections open now (they are opened when first needed).
-    var openReaderCount: Int { readers?.openCount ?? 0 }
+    var openReaderCount: Int { sqlite?.readers?.openCount ?? 0 }
 }
 
 extension PersistentStoreCoordinator {

@@ -3,22 +3,22 @@ import CDQIPredicate
 /// What the UPDATE of one row sets: the stored attributes and to-one relationships whose values differ
 /// from the row's. A save keeps one and refills it for every updated object, so that updating many rows
 /// allocates nothing per row.
-struct RowChanges {
+package struct RowChanges {
     /// A to-one target as the save writes it: primary key and entity number.
-    typealias Reference = (key: Int64, entityNumber: Int)
+    package typealias Reference = (key: Int64, entityNumber: Int)
 
     /// The changed attributes' slots.
-    private(set) var attributes: [Int] = []
+    package private(set) var attributes: [Int] = []
     /// The changed to-one relationships (indices in the layout's relationships) and their new targets.
-    private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
+    package private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
     /// What names the UPDATE statement: the attribute slots (0 and up), then for each to-one a negative
     /// number, -1 - (its relationship index doubled, plus one when it becomes NULL, which clears its
     /// order column too): attribute slots and to-ones never share a number.
-    private(set) var shape: [Int] = []
+    package private(set) var shape: [Int] = []
 
     /// The changes of a loaded object against its snapshot (it must have one: `snapshotVersion` not
     /// nil); `reference` gives a target's key as the save writes it.
-    mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
+    package mutating func collectAgainstSnapshot(of object: ManagedObject, reference: (ManagedObject?) -> Reference?) {
         removeAll()
         object.forEachChangedAttribute { slot in
             append(attribute: slot)
@@ -63,7 +63,7 @@ struct RowChanges {
         shape.append(-1 - (2 * relationship + (target == nil ? 1 : 0)))
     }
 
-    static func same(_ left: Reference?, _ right: Reference?) -> Bool {
+    package static func same(_ left: Reference?, _ right: Reference?) -> Bool {
         switch (left, right) {
         case (nil, nil): return true
         case let (l?, r?): return l.key == r.key && l.entityNumber == r.entityNumber
@@ -72,7 +72,7 @@ struct RowChanges {
     }
 
     /// The columns the UPDATE sets, in binding order (the version column excluded).
-    func columns(of layout: EntityLayout) -> [String] {
+    package func columns(of layout: EntityLayout) -> [String] {
         var columns = attributes.compactMap { layout.attributes[$0].column }
         for (index, target) in toOnes {
             columns += Self.columns(of: layout.relationships[index], withOrder: target == nil)
@@ -82,16 +82,16 @@ struct RowChanges {
 
     /// Binds the changed values in the order of ``columns(of:)`` from parameter 1 on (attribute values
     /// from `attributeValues`, by slot) and returns the next parameter's position.
-    func bind(
-        to statement: SQLiteStatement, layout: EntityLayout, attributeValues: [StoredValue]
-    ) throws(SQLiteError) -> Int {
+    package func bind<Parameters: StoreParameters>(
+        to statement: inout Parameters, layout: EntityLayout, attributeValues: [StoredValue]
+    ) throws -> Int {
         var position = 1
         for index in attributes where layout.isStoredAttribute[index] {
             try statement.bind(attributeValues[index], at: position)
             position += 1
         }
         for (index, target) in toOnes {
-            position = try Self.bind(target, of: layout.relationships[index], withOrder: target == nil, to: statement, at: position)
+            position = try Self.bind(target, of: layout.relationships[index], withOrder: target == nil, to: &statement, at: position)
         }
         return position
     }
@@ -99,17 +99,17 @@ struct RowChanges {
     /// A to-one's columns, in binding order: its value, its destination's entity number (when the
     /// destination has sub-entities) and, `withOrder`, its order key (an insert writes NULL there, and
     /// so does an update that sets the to-one to NULL).
-    static func columns(of relationship: RelationshipSlot, withOrder: Bool) -> [String] {
+    package static func columns(of relationship: RelationshipSlot, withOrder: Bool) -> [String] {
         let columns = relationship.columns
         return [columns.value, columns.entity, withOrder ? columns.order : nil].compactMap { $0 }
     }
 
     /// Binds a to-one's target to the columns of ``columns(of:withOrder:)`` from parameter `position`
     /// on, and returns the next parameter's position.
-    static func bind(
-        _ target: Reference?, of relationship: RelationshipSlot, withOrder: Bool, to statement: SQLiteStatement,
+    package static func bind<Parameters: StoreParameters>(
+        _ target: Reference?, of relationship: RelationshipSlot, withOrder: Bool, to statement: inout Parameters,
         at position: Int
-    ) throws(SQLiteError) -> Int {
+    ) throws -> Int {
         var position = position
         if relationship.columns.value != nil {
             try statement.bind(target.map { .integer($0.key) } ?? .null, at: position)
@@ -120,7 +120,7 @@ struct RowChanges {
             position += 1
         }
         if withOrder, relationship.columns.order != nil {
-            try statement.bindNull(position)
+            try statement.bind(.null, at: position)
             position += 1
         }
         return position

@@ -178,8 +178,8 @@ struct SaveValidation {
     /// Saved rows that share constraint values with a pending object (rows whose objects are being
     /// deleted or changed away from those values in this save do not count).
     mutating func checkUniquenessAgainstStore(
-        _ objects: [ManagedObject], connection: SQLiteConnection, context: ManagedObjectContext
-    ) throws(SQLiteError) {
+        _ objects: [ManagedObject], transaction: any SaveTransaction, context: ManagedObjectContext
+    ) throws {
         for object in objects {
             for constraint in object.entity.uniquenessConstraints where Self.constraintChanged(constraint, of: object) {
                 guard let values = Self.constraintValues(constraint, of: object) else { continue }
@@ -203,17 +203,11 @@ struct SaveValidation {
                 }
                 guard columns.count == constraint.properties.count else { continue }
                 let numbers = constraint.entityNumbers
-                let sql =
-                    "SELECT Z_ENT, Z_PK FROM \(object.entity.tableName) WHERE Z_ENT BETWEEN \(numbers.min() ?? 0)"
-                    + " AND \(numbers.max() ?? 0) AND " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
-                let statement = try connection.prepare(sql)
-                defer { statement.reset() }
-                for (position, value) in bound.enumerated() {
-                    try statement.bind(value, at: position + 1)
-                }
-                while try statement.step() {
-                    let key = statement.int64(1)
-                    guard let id = context.objectID(entityNumber: Int(statement.int64(0)), key: key) else { continue }
+                let rows = try transaction.rowsMatching(
+                    table: object.entity.tableName, numbers: (numbers.min() ?? 0)...(numbers.max() ?? 0), columns: columns,
+                    values: bound)
+                for (entityNumber, key) in rows {
+                    guard let id = context.objectID(entityNumber: entityNumber, key: key) else { continue }
                     if id == object.objectID { continue }
                     if let registered = context.registeredObject(for: id), registered.isLoaded {
                         if registered.deletedFlag { continue }

@@ -2,9 +2,9 @@ import CDQIPredicate
 
 /// Writes one save inside its transaction. Anything it throws rolls the transaction back; it changes
 /// no object (the context applies ``SaveResult`` after the commit).
-struct SaveWriter {
+package struct SaveWriter {
     let context: ManagedObjectContext
-    let connection: SQLiteConnection
+    let transaction: any SaveTransaction
     let schema: ModelLayout
     let plan: SavePlan
     var validation: SaveValidation
@@ -12,30 +12,15 @@ struct SaveWriter {
     /// otherwise the writes expect the versions the objects were read at (see ``run()``).
     let checksVersionsFirst: Bool
     var result = SaveResult()
-    /// Prepared INSERTs by entity layout, for this save.
-    private var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
-    /// The INSERT used last (inserts come in runs of one entity).
-    private var lastInsert: (layout: ObjectIdentifier, statement: SQLiteStatement)?
-    /// Prepared UPDATEs by entity layout and changed columns, for this save.
-    private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
-    /// The UPDATE used last and its shape: updates of many objects mostly change the same columns, and
-    /// comparing with it (in place: copying the shape out retained it) costs less than hashing.
-    private var lastUpdate: (statement: SQLiteStatement, shape: UpdateShape)?
-
-    private struct UpdateShape: Hashable {
-        let layout: ObjectIdentifier
-        /// ``RowChanges/shape``.
-        let changes: [Int]
-    }
     /// The changes of the row being updated (buffers reused for every row).
     private var changes = RowChanges()
 
     init(
-        context: ManagedObjectContext, connection: SQLiteConnection, schema: ModelLayout, plan: SavePlan,
+        context: ManagedObjectContext, transaction: any SaveTransaction, schema: ModelLayout, plan: SavePlan,
         validation: SaveValidation, checksVersionsFirst: Bool
     ) {
         self.context = context
-        self.connection = connection
+        self.transaction = transaction
         self.schema = schema
         self.plan = plan
         self.validation = validation
@@ -51,7 +36,7 @@ struct SaveWriter {
     /// version beforehand; the first row not at its expected version throws ``StaleRow``. The second
     /// run reads the versions first and resolves conflicts by the merge policy.
     mutating func run() throws -> SaveResult {
-        try validation.checkUniquenessAgainstStore(plan.constrained, connection: connection, context: context)
+        try validation.checkUniquenessAgainstStore(plan.constrained, transaction: transaction, context: context)
         if !validation.failures.isEmpty { throw ContextError.validation(validation.failures) }
         // Keys first: the values written by updates (and merged by conflict resolution) refer to new
         // objects by their new keys.
@@ -98,111 +83,58 @@ struct SaveWriter {
         object.allocatedKey ?? object.objectID.primaryKey
     }
 
-    static func reference(to object: ManagedObject?) -> RowChanges.Reference? {
+    package static func reference(to object: ManagedObject?) -> RowChanges.Reference? {
         guard let object, let key = key(of: object) else { return nil }
         return (key, object.entity.number)
     }
 
-    /// Gives every inserted object the next keys of its hierarchy's `Z_PRIMARYKEY.Z_MAX`. A `Z_MAX`
-    /// that is missing, not an integer, or too large for the keys needed is a damaged store (Core Data
-    /// never writes one), reported as such rather than trapping or colliding with existing rows.
+    /// Gives every inserted object the next keys of its hierarchy (`Z_PRIMARYKEY.Z_MAX`).
     private mutating func allocateKeys() throws {
         var byRoot: [Int: [ManagedObject]] = [:]
         for object in plan.inserted { byRoot[object.entity.rootNumber, default: []].append(object) }
         for (root, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let name = schema.entity(number: root)?.name ?? "entity \(root)"
-            func damaged(_ problem: String) -> ContextError {
-                .store(.damagedStore(path: connection.path, reason: "Z_PRIMARYKEY.Z_MAX of \(name) (Z_ENT \(root)) \(problem)"))
-            }
-            let select = try connection.prepare("SELECT Z_MAX, typeof(Z_MAX) FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
-            try select.bind(Int64(root), at: 1)
-            guard try select.step() else {
-                select.reset()
-                throw damaged("is missing: the table has no row for the entity")
-            }
-            let type = select.string(1)
-            guard type == "integer" else {
-                let shown = select.isNull(0) ? "NULL" : "'\(select.string(0))'"
-                select.reset()
-                throw damaged("is \(shown) (\(type)), not an integer")
-            }
-            var maximum = select.int64(0)
-            select.reset()
-            guard maximum >= 0 else { throw damaged("is negative (\(maximum))") }
-            // Keys at or below Z_MAX are taken; a row above it means the bookkeeping lost track (one
-            // indexed lookup: Z_PK is the table's primary key).
-            if let table = schema.entity(number: root)?.tableName {
-                let largest = try connection.prepare("SELECT MAX(Z_PK) FROM \(table)")
-                if try largest.step(), !largest.isNull(0), largest.int64(0) > maximum {
-                    let key = largest.int64(0)
-                    largest.reset()
-                    throw damaged("is \(maximum), below the largest Z_PK \(key) of \(table): new keys would collide")
-                }
-                largest.reset()
-            }
-            for object in objects {
-                let (next, overflow) = maximum.addingReportingOverflow(1)
-                if overflow {
-                    throw damaged("is \(maximum): no keys left for \(objects.count) new object\(objects.count == 1 ? "" : "s")")
-                }
-                maximum = next
-                object.allocatedKey = maximum
-            }
-            let update = try connection.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-            try update.bind(maximum, at: 1)
-            try update.bind(Int64(root), at: 2)
-            try update.run()
+            guard let layout = schema.entity(number: root) else { continue }
+            let keys = try transaction.allocateKeys(
+                root: root, rootName: layout.name, tableName: layout.tableName, count: objects.count)
+            for (object, key) in zip(objects, keys) { object.allocatedKey = key }
         }
     }
 
     // MARK: Rows
+
+    /// Binds an inserted object's row to the columns of ``EntityLayout/insertColumns`` from parameter 1
+    /// on: its key, entity number, version 1, its stored attributes, then each stored to-one's target
+    /// (an order key starts NULL; the save sets it).
+    package static func bindInsert<Parameters: StoreParameters>(
+        of object: ManagedObject, key: Int64, to parameters: inout Parameters
+    ) throws {
+        let layout = object.entity
+        try parameters.bind(.integer(key), at: 1)
+        try parameters.bind(.integer(Int64(layout.number)), at: 2)
+        try parameters.bind(.integer(1), at: 3)
+        var position = 4
+        // Bound in place: copying each value out of the array cost more than binding it.
+        try object.attributeValues.withUnsafeBufferPointer { values in
+            for index in layout.storedAttributeIndices {
+                try parameters.bind(values[index], at: position)
+                position += 1
+            }
+        }
+        for relationship in layout.storedToOnes {
+            position = try RowChanges.bind(
+                reference(to: object.toOneValues[relationship.slotIndex]), of: relationship, withOrder: true,
+                to: &parameters, at: position)
+        }
+    }
 
     /// The values the object would write now.
     func currentValues(of object: ManagedObject) -> RowValues {
         RowValues(attributes: object.attributeValues, toOne: object.toOneValues.map { Self.reference(to: $0) })
     }
 
-    private mutating func insertRow(of object: ManagedObject) throws {
-        let layout = object.entity
+    private func insertRow(of object: ManagedObject) throws {
         guard let key = Self.key(of: object) else { return }
-        // One statement per entity for the whole save: every stored column, in layout order (an order
-        // key starts NULL; writeOrderKeys sets it).
-        let statement = try insertStatement(for: layout)
-        try statement.bind(key, at: 1)
-        try statement.bind(Int64(layout.number), at: 2)
-        try statement.bind(Int64(1), at: 3)
-        var position = 4
-        // Bound in place: copying each value out of the array cost more than binding it.
-        try object.attributeValues.withUnsafeBufferPointer { values throws(SQLiteError) in
-            for index in layout.storedAttributeIndices {
-                try statement.bind(values[index], at: position)
-                position += 1
-            }
-        }
-        for relationship in layout.storedToOnes {
-            position = try RowChanges.bind(
-                Self.reference(to: object.toOneValues[relationship.slotIndex]), of: relationship, withOrder: true,
-                to: statement, at: position)
-        }
-        try statement.run()
-    }
-
-    /// The INSERT of an entity's rows, prepared once per save.
-    private mutating func insertStatement(for layout: EntityLayout) throws -> SQLiteStatement {
-        if let last = lastInsert, last.layout == ObjectIdentifier(layout) { return last.statement }
-        if let statement = insertStatements[ObjectIdentifier(layout)] {
-            lastInsert = (ObjectIdentifier(layout), statement)
-            return statement
-        }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.storedAttributeIndices.compactMap { layout.attributes[$0].column }
-        for relationship in layout.storedToOnes { columns += RowChanges.columns(of: relationship, withOrder: true) }
-        let sql =
-            "INSERT INTO \(layout.tableName) (\(columns.joined(separator: ", "))) VALUES ("
-            + SQLText.placeholders(columns.count) + ")"
-        let statement = try connection.prepare(sql)
-        insertStatements[ObjectIdentifier(layout)] = statement
-        lastInsert = (ObjectIdentifier(layout), statement)
-        return statement
+        try transaction.insertRow(of: object, key: key)
     }
 
     /// How an updated object is written.
@@ -227,7 +159,7 @@ struct SaveWriter {
                 continue
             }
             // Changed or deleted elsewhere: the whole stored row decides what the merge policy does.
-            guard let row = try StoredRow.read(object.entity, key: key, connection: connection, schema: schema) else {
+            guard let row = try transaction.readRow(of: object.entity, key: key) else {
                 // A row deleted elsewhere: deleting it again is moot; changing it is a conflict for every policy.
                 if !object.deletedFlag {
                     conflicts.append(MergeConflict(objectID: object.objectID, snapshotVersion: snapshot.version, storeVersion: 0))
@@ -289,12 +221,7 @@ struct SaveWriter {
         var versions: [ObjectIdentifier: Int64] = [:]
         for (table, members) in byTable {
             for chunk in members.chunked(SQLText.keysPerQuery) {
-                let statement = try connection.prepare(
-                    "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(SQLText.placeholders(chunk.count)))")
-                defer { statement.reset() }
-                for (offset, member) in chunk.enumerated() { try statement.bind(member.key, at: offset + 1) }
-                var stored: [Int64: Int64] = [:]
-                while try statement.step() { stored[statement.int64(0)] = statement.int64(1) }
+                let stored = try transaction.storedVersions(table: table, keys: chunk.map(\.key))
                 for member in chunk { versions[ObjectIdentifier(member.object)] = stored[member.key] }
             }
         }
@@ -305,57 +232,20 @@ struct SaveWriter {
     /// row is at version `expected`; `false` when it is not (changed or deleted elsewhere).
     private mutating func writeUpdate(of object: ManagedObject, attributeValues: [StoredValue], expected: Int64) throws -> Bool {
         guard let key = Self.key(of: object) else { return true }
-        let layout = object.entity
-        let statement = try updateStatement(for: layout)
-        let position = try changes.bind(to: statement, layout: layout, attributeValues: attributeValues)
-        try statement.bind(expected + 1, at: position)
-        try statement.bind(key, at: position + 1)
-        try statement.bind(expected, at: position + 2)
-        try statement.run()
-        guard connection.changes == 1 else { return false }
+        guard
+            try transaction.updateRow(
+                of: object.entity, key: key, changes: changes, attributeValues: attributeValues, expected: expected)
+        else { return false }
         // The object's new version is its snapshot's plus one unless a merge wrote over a newer row.
         if expected != object.snapshotVersion { result.versions[ObjectIdentifier(object)] = expected + 1 }
         return true
-    }
-
-    /// The UPDATE that writes ``changes`` to a row of `layout` (and the version), prepared once per
-    /// save and shape: updates of many objects usually change the same columns.
-    private mutating func updateStatement(for layout: EntityLayout) throws -> SQLiteStatement {
-        if lastUpdate?.shape.layout == ObjectIdentifier(layout), lastUpdate?.shape.changes == changes.shape,
-            let statement = lastUpdate?.statement
-        {
-            return statement
-        }
-        let shape = UpdateShape(layout: ObjectIdentifier(layout), changes: changes.shape)
-        if let statement = updateStatements[shape] {
-            lastUpdate = (statement, shape)
-            return statement
-        }
-        let sql =
-            "UPDATE \(layout.tableName) SET "
-            + (changes.columns(of: layout) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-            + " WHERE Z_PK = ? AND Z_OPT = ?"
-        let statement = try connection.prepare(sql)
-        updateStatements[shape] = statement
-        lastUpdate = (statement, shape)
-        return statement
     }
 
     /// Deletes the object's row (only if it is at version `expected`, when given) and its join-table
     /// rows; `false` when a version was expected and the row is not at it (or gone).
     private func deleteRow(of object: ManagedObject, expecting expected: Int64?) throws -> Bool {
         guard let key = object.objectID.primaryKey else { return true }
-        if let expected {
-            try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(key), .integer(expected)])
-            guard connection.changes == 1 else { return false }
-        } else {
-            try run("DELETE FROM \(object.entity.tableName) WHERE Z_PK = ?", [.integer(key)])
-        }
-        for relationship in object.entity.relationships {
-            guard let join = relationship.join else { continue }
-            try run("DELETE FROM \(join.table.name) WHERE \(join.ownColumn) = ?", [.integer(key)])
-        }
-        return true
+        return try transaction.deleteRow(of: object.entity, key: key, expected: expected)
     }
 
     // MARK: Relationships
@@ -403,15 +293,11 @@ struct SaveWriter {
         }
         for pair in deletes.sorted(by: { ($0.table, $0.source, $0.destination) < ($1.table, $1.source, $1.destination) }) {
             guard let table = tables[pair.table] else { continue }
-            try run(
-                "DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ? AND \(table.destinationColumn) = ?",
-                [.integer(pair.source), .integer(pair.destination)])
+            try transaction.deleteJoinRow(table, source: pair.source, destination: pair.destination)
         }
         for pair in inserts where !deletes.contains(pair) {
             guard let table = tables[pair.table] else { continue }
-            try run(
-                "INSERT OR IGNORE INTO \(table.name) (\(table.sourceColumn), \(table.destinationColumn)) VALUES (?, ?)",
-                [.integer(pair.source), .integer(pair.destination)])
+            try transaction.insertJoinRow(table, source: pair.source, destination: pair.destination)
         }
     }
 
@@ -426,9 +312,9 @@ struct SaveWriter {
                     guard let order = join.table.orderColumn else { continue }
                     for (position, member) in members.enumerated() {
                         guard let memberKey = Self.key(of: member) else { continue }
-                        try run(
-                            "UPDATE \(join.table.name) SET \(order) = ? WHERE \(join.ownColumn) = ? AND \(join.otherColumn) = ?",
-                            [.integer(Int64(2048 + 1024 * position)), .integer(ownKey), .integer(memberKey)])
+                        try transaction.setOrderKey(
+                            table: join.table.name, column: order, value: Int64(2048 + 1024 * position),
+                            keyColumns: [join.ownColumn, join.otherColumn], keys: [ownKey, memberKey])
                     }
                 } else if let inverseName = relationship.description.inverseName,
                     let destination = schema.entity(named: relationship.description.destinationEntityName),
@@ -436,18 +322,12 @@ struct SaveWriter {
                 {
                     for (position, member) in members.enumerated() {
                         guard let memberKey = Self.key(of: member) else { continue }
-                        try run(
-                            "UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ?",
-                            [.integer(Int64(2048 + 1024 * position)), .integer(memberKey)])
+                        try transaction.setOrderKey(
+                            table: destination.tableName, column: order, value: Int64(2048 + 1024 * position),
+                            keyColumns: ["Z_PK"], keys: [memberKey])
                     }
                 }
             }
         }
-    }
-
-    private func run(_ sql: String, _ values: [StoredValue]) throws {
-        let statement = try connection.prepare(sql)
-        try statement.bind(values)
-        try statement.run()
     }
 }

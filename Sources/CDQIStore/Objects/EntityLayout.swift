@@ -22,54 +22,58 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// The names of this entity and its ancestors, nearest first.
     public let lineage: [String]
     /// The stored and transient attributes, inherited ones first.
-    let attributes: [AttributeSlot]
+    package let attributes: [AttributeSlot]
     /// Each attribute's default value, by slot: a new object's starting values.
-    let defaultValues: [StoredValue]
+    package let defaultValues: [StoredValue]
     /// The relationships, inherited ones first.
-    let relationships: [RelationshipSlot]
+    package let relationships: [RelationshipSlot]
     /// Every property by name.
-    let properties: [String: PropertySlot]
+    package let properties: [String: PropertySlot]
     /// The number of to-one and to-many slots.
-    let toOneCount: Int
-    let toManyCount: Int
+    package let toOneCount: Int
+    package let toManyCount: Int
     /// The slots of the stored (not transient) attributes and to-many relationships: what a save writes
     /// and compares, without copying a slot description per property.
-    let storedAttributeIndices: [Int]
+    package let storedAttributeIndices: [Int]
     /// Whether each attribute slot is stored (has a column).
-    let isStoredAttribute: [Bool]
-    let storedToManySlots: [Int]
+    package let isStoredAttribute: [Bool]
+    package let storedToManySlots: [Int]
     /// The stored to-one relationships (each has its value column), in slot order.
-    let storedToOnes: [RelationshipSlot]
+    package let storedToOnes: [RelationshipSlot]
     /// The stored attributes a save validates: required ones and those with a range, length or pattern.
-    let validatedAttributes: [AttributeSlot]
+    package let validatedAttributes: [AttributeSlot]
     /// The stored relationships a save validates: required ones and to-many ones with count limits.
-    let validatedRelationships: [RelationshipSlot]
+    package let validatedRelationships: [RelationshipSlot]
     /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
     /// many-to-many relationship, or order keys of an ordered one.
-    let writesRelationshipRows: Bool
+    package let writesRelationshipRows: Bool
     /// The to-many slots of an object whose relationships are not loaded yet: shared by every object
     /// read from the store until it loads one (an array copied on its first change). Every element is
     /// `nil` and the array is never changed in place, so sharing it across threads is safe.
     nonisolated(unsafe) let unloadedToMany: [ToManyStorage?]
     /// The uniqueness constraints that apply (declared here or on an ancestor).
-    let uniquenessConstraints: [ConstraintLayout]
+    package let uniquenessConstraints: [ConstraintLayout]
+    /// `Z_ENT, Z_OPT`, then the stored attributes' and to-one relationships' columns: what `selectRowSQL` reads.
+    package let rowColumns: [String]
     /// `SELECT Z_ENT, Z_OPT, <stored columns…> FROM <table> WHERE Z_PK = ?`
-    let selectRowSQL: String
+    package let selectRowSQL: String
     /// The result position of each column `selectRowSQL` reads.
-    let rowColumnPositions: [String: Int]
+    package let rowColumnPositions: [String: Int]
     /// `t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.<every column of the table>`: reads whole rows of any entity of
     /// the hierarchy (to load the members of a relationship together).
-    let tableColumnsSQL: String
+    package let tableColumnsSQL: String
+    /// `Z_ENT, Z_PK, Z_OPT` and every column of the table: what `tableColumnsSQL` reads.
+    package let tableColumns: [String]
     /// The result position of each column `tableColumnsSQL` reads.
-    let tableColumnPositions: [String: Int]
+    package let tableColumnPositions: [String: Int]
     /// The number of columns `tableColumnsSQL` reads (a column selected after them is at this position).
-    let tableColumnCount: Int
+    package let tableColumnCount: Int
     /// How to decode a row read by `selectRowSQL`, and one read by `tableColumnsSQL`, worked out once so
     /// that reading a row does no lookup by column name.
-    let rowPlan: RowPlan
-    let tablePlan: RowPlan
+    package let rowPlan: RowPlan
+    package let tablePlan: RowPlan
 
-    init(
+    package init(
         entity: EntityDescription, mapping: EntityMapping, rootName: String, rootNumber: Int, lineage: [String],
         model: ManagedObjectModel, schema: StoreSchema
     ) {
@@ -157,9 +161,11 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
             if let column = relationship.columns.value { columns.append(column) }
             if let column = relationship.columns.entity { columns.append(column) }
         }
+        rowColumns = columns
         selectRowSQL = "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"
         rowColumnPositions = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let tableColumns = ["Z_ENT", "Z_PK", "Z_OPT"] + (schema.table(named: mapping.tableName)?.columns.map(\.name) ?? [])
+        self.tableColumns = tableColumns
         tableColumnsSQL = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
         tableColumnCount = tableColumns.count
         tableColumnPositions = Dictionary(
@@ -169,32 +175,45 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
             attributes: attributes, relationships: relationships, positions: tableColumnPositions, schema: schema)
     }
 
+    /// The columns an inserted row gets, in binding order: `Z_PK, Z_ENT, Z_OPT`, the stored attributes'
+    /// columns, then each stored to-one's (value, entity, order).
+    package var insertColumns: [String] {
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"] + storedAttributeIndices.compactMap { attributes[$0].column }
+        for relationship in storedToOnes { columns += RowChanges.columns(of: relationship, withOrder: true) }
+        return columns
+    }
+
+    /// `tableColumnsSQL` in a dialect: each column of ``tableColumns`` as `t0.<column>`.
+    package func tableColumnsSQL(_ dialect: SQLDialect) -> String {
+        dialect == .sqlite ? tableColumnsSQL : tableColumns.map { dialect.column("t0", $0) }.joined(separator: ", ")
+    }
+
     /// Whether this entity is `name` or descends from it.
     public func isKind(of name: String) -> Bool { lineage.contains(name) }
 
     /// A sentence describing the value.
     public var description: String { name }
 
-    func attribute(named key: String) -> AttributeSlot? {
+    package func attribute(named key: String) -> AttributeSlot? {
         if case .attribute(let index)? = properties[key] { return attributes[index] }
         return nil
     }
 
     /// The relationships a layout holds, in slot order: inherited ones first, each name once, none
     /// shadowed by an attribute of the same name.
-    static func relationshipDescriptions(of entity: EntityDescription, model: ManagedObjectModel) -> [RelationshipDescription] {
+    package static func relationshipDescriptions(of entity: EntityDescription, model: ManagedObjectModel) -> [RelationshipDescription] {
         var names = Set(model.allAttributes(of: entity).map(\.name))
         return model.allRelationships(of: entity).filter { names.insert($0.name).inserted }
     }
 
-    func relationship(named key: String) -> RelationshipSlot? {
+    package func relationship(named key: String) -> RelationshipSlot? {
         if case .relationship(let index)? = properties[key] { return relationships[index] }
         return nil
     }
 }
 
 /// Where a property lives.
-enum PropertySlot: Sendable {
+package enum PropertySlot: Sendable {
     case attribute(Int)
     case relationship(Int)
 }
@@ -203,18 +222,18 @@ enum PropertySlot: Sendable {
 ///
 /// A class, not a struct: loops over an entity's attributes run for every object saved or loaded, and
 /// copying a struct that holds a whole `AttributeDescription` retains and releases each of its fields.
-final class AttributeSlot: Sendable {
-    let index: Int
-    let description: AttributeDescription
-    let column: String?
+package final class AttributeSlot: Sendable {
+    package let index: Int
+    package let description: AttributeDescription
+    package let column: String?
     /// The value a new object starts with (the model's default), converted once.
-    let defaultValue: StoredValue
-    let isOptional: Bool
+    package let defaultValue: StoredValue
+    package let isOptional: Bool
     /// Whether saving checks more than presence: a range, a length or a pattern.
-    let hasValueConstraints: Bool
-    var name: String { description.name }
+    package let hasValueConstraints: Bool
+    package var name: String { description.name }
 
-    init(index: Int, description: AttributeDescription, column: String?) {
+    package init(index: Int, description: AttributeDescription, column: String?) {
         self.index = index
         self.description = description
         self.column = column
@@ -229,17 +248,17 @@ final class AttributeSlot: Sendable {
 
 /// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
 /// A class for the same reason as ``AttributeSlot``.
-final class RelationshipSlot: Sendable {
-    let index: Int
-    let slotIndex: Int
-    let description: RelationshipDescription
-    let columns: PropertyColumns
-    let join: JoinSide?
+package final class RelationshipSlot: Sendable {
+    package let index: Int
+    package let slotIndex: Int
+    package let description: RelationshipDescription
+    package let columns: PropertyColumns
+    package let join: JoinSide?
     /// The inverse's index in the destination entity's relationships (and, inherited first, in its
     /// sub-entities'), so that inverse maintenance looks it up without hashing its name.
-    let inverseIndex: Int?
+    package let inverseIndex: Int?
 
-    init(
+    package init(
         index: Int, slotIndex: Int, description: RelationshipDescription, columns: PropertyColumns, join: JoinSide?,
         inverseIndex: Int?
     ) {
@@ -251,26 +270,26 @@ final class RelationshipSlot: Sendable {
         self.inverseIndex = inverseIndex
     }
 
-    var name: String { description.name }
-    var isToMany: Bool { description.isToMany }
-    var isOrdered: Bool { description.isToMany && description.isOrdered }
-    var isStored: Bool { !description.isTransient }
+    package var name: String { description.name }
+    package var isToMany: Bool { description.isToMany }
+    package var isOrdered: Bool { description.isToMany && description.isOrdered }
+    package var isStored: Bool { !description.isTransient }
 }
 
 /// A many-to-many relationship's join table, seen from one side.
-struct JoinSide: Sendable {
-    let table: JoinTable
+package struct JoinSide: Sendable {
+    package let table: JoinTable
     /// `true` when the objects of this side are in the table's source column.
-    let isSource: Bool
-    var ownColumn: String { isSource ? table.sourceColumn : table.destinationColumn }
-    var otherColumn: String { isSource ? table.destinationColumn : table.sourceColumn }
+    package let isSource: Bool
+    package var ownColumn: String { isSource ? table.sourceColumn : table.destinationColumn }
+    package var otherColumn: String { isSource ? table.destinationColumn : table.sourceColumn }
 }
 
 /// A uniqueness constraint as it applies to an entity.
-struct ConstraintLayout: Sendable {
-    let declaringEntity: String
-    let entityNumbers: [Int]
-    let properties: [String]
+package struct ConstraintLayout: Sendable {
+    package let declaringEntity: String
+    package let entityNumbers: [Int]
+    package let properties: [String]
 }
 
 /// Every entity's layout for one model and store schema.
@@ -279,9 +298,9 @@ public final class ModelLayout: Sendable {
     public let model: ManagedObjectModel
     /// The store schema.
     public let schema: StoreSchema
-    let byName: [String: EntityLayout]
+    package let byName: [String: EntityLayout]
     /// Indexed by entity number (entity numbers run from 1 without gaps; index 0 is unused).
-    let byNumber: [EntityLayout?]
+    package let byNumber: [EntityLayout?]
 
     /// Computes the layouts.
     public init(model: ManagedObjectModel, schema: StoreSchema) {

@@ -25,29 +25,15 @@ extension ManagedObjectContext {
     /// The IDs of the stored members of a saved object's to-many relationship, in the order
     /// ``loadToMany(of:_:)`` reads them, read from the first two columns (`Z_ENT, Z_PK`) of its rows.
     func memberIDs(of object: ManagedObject, _ relationship: RelationshipSlot) throws(ManagedObjectError) -> [ManagedObjectID] {
+        let store = coordinator.store
         guard let key = object.objectID.primaryKey, relationship.isStored,
             let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
-            let query = ToManyQuery(relationship, destination: destination, ownerCount: 1)
+            let query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: store.dialect)
         else { return [] }
-        var ids: [ManagedObjectID] = []
         do {
-            try coordinator.withReader { store in
-                let statement = try store.connection.prepare(query.sql)
-                defer { statement.reset() }
-                try statement.bind(key, at: 1)
-                while try statement.step() {
-                    // A row whose Z_ENT names no entity is reported, as whole-row reads report it.
-                    guard statement.storageClass(0) == 1,
-                        let id = objectID(entityNumber: Int(statement.int64(0)), key: statement.int64(1))
-                    else {
-                        throw SQLiteStore.unknownEntityRow(statement, path: coordinator.url?.path ?? ":memory:")
-                    }
-                    ids.append(id)
-                }
-            }
+            return try store.readReferences(query, keys: [key]).compactMap { objectID(entityNumber: $0.entityNumber, key: $0.key) }
         } catch {
             throw .store("\(error)")
         }
-        return ids
     }
 }

@@ -218,6 +218,38 @@ enum ValueConversion {
         }
     }
 
+    /// A value decoded from another engine's row (integers, doubles, text, bytes) as a value of an
+    /// attribute of `type`, by the rules ``read(_:at:type:)`` reads SQLite's columns with.
+    static func attributeValue(_ value: StoredValue, type: AttributeType) -> StoredValue {
+        if case .null = value { return .null }
+        switch (type, value) {
+        case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return value
+        case (.integer16, .double(let double)), (.integer32, .double(let double)), (.integer64, .double(let double)):
+            return Int64(exactly: double).map(StoredValue.integer) ?? .double(double)
+        case (.boolean, .integer(let integer)): return .bool(integer != 0)
+        case (.boolean, .bool): return value
+        case (.date, .double(let seconds)): return .date(secondsSinceReferenceDate: seconds)
+        case (.date, .integer(let seconds)): return .date(secondsSinceReferenceDate: Double(seconds))
+        case (.date, .date): return value
+        case (.double, .double), (.float, .double): return value
+        case (.double, .integer(let integer)), (.float, .integer(let integer)): return .double(Double(integer))
+        case (.decimal, .double(let double)): return .decimal(Decimal(string: String(double)) ?? Decimal(double))
+        case (.decimal, .integer(let integer)): return .decimal(Decimal(integer))
+        case (.decimal, .decimal): return value
+        case (.string, .string): return value
+        case (.uri, .string(let text)): return URL(string: text).map(StoredValue.uri) ?? .string(text)
+        case (.uuid, .data(let data)):
+            guard data.count == 16 else { return .data(data) }
+            return .uuid(data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.uuid, .string(let text)): return UUID(uuidString: text).map(StoredValue.uuid) ?? .string(text)
+        case (.uuid, .uuid): return value
+        case (.binaryData, .data), (.transformable, .data): return value
+        case (.objectID, .string(let text)): return ObjectReference(uriString: text).map(StoredValue.objectID) ?? .null
+        case (.undefined, _), (.composite, _): return .null
+        default: return value
+        }
+    }
+
     /// The default value of a new object's attribute, from the model.
     static func defaultValue(of attribute: AttributeDescription) -> StoredValue {
         if attribute.type == .date, let seconds = attribute.defaultDateTimeInterval {

@@ -11,8 +11,8 @@ extension SQLiteStore {
         var references: [ObjectReference] = []
         while try statement.step() {
             let number = Int(statement.int64(0))
-            guard statement.storageClass(0) == 1, let name = schema.entity(number: number)?.name else {
-                throw Self.unknownEntityRow(statement, path: url?.path ?? ":memory:")
+            guard statement.holdsInteger(0), let name = schema.entity(number: number)?.name else {
+                throw StoreError.unknownEntityRow(statement, path: url?.path ?? ":memory:")
             }
             references.append(
                 ObjectReference(
@@ -41,24 +41,6 @@ extension SQLiteStore {
         error.code == 1
             && ["Expression tree is too large", "too many terms", "too many SQL variables", "too many arguments", "parser stack overflow"]
                 .contains { error.message.contains($0) }
-    }
-
-    /// The error for a row (`Z_ENT`, `Z_PK` first) whose `Z_ENT` is no entity number of the model:
-    /// the store is damaged, and the message names the table, the row's key and the value.
-    static func unknownEntityRow(_ statement: SQLiteStatement, path: String) -> StoreError {
-        let value: String
-        switch statement.storageClass(0) {
-        case 1: value = String(statement.int64(0))
-        case 5: value = "NULL"
-        case 2: value = "\(statement.double(0)) (a real)"
-        case 3: value = "'\(statement.string(0))' (text)"
-        default: value = "a blob"
-        }
-        let table = statement.tableName(ofColumn: 0) ?? "its table"
-        return .damagedStore(
-            path: path,
-            reason: "the row Z_PK \(statement.int64(1)) of \(table) has Z_ENT \(value), which is no entity of the model "
-                + "(run 'cdqi check' on the store)")
     }
 
     /// Runs a request selecting whole rows (`columns` of the fetched table, aliased `t0`, starting with

@@ -15,6 +15,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Other connections (another process creating the store, or writing to it) kept it locked for
     /// `seconds` while it was being opened, longer than opening waits; nothing was changed.
     case locked(path: String, seconds: Int)
+    /// The database server under the store (PostgreSQL) reported an error.
+    case server(path: String, message: String)
+    /// The store does not do what was asked (a feature of the SQLite store asked of another store).
+    case unsupported(path: String, operation: String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -32,6 +36,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): the store is damaged: \(reason)"
         case .locked(let path, let seconds):
             return "\(path): other connections kept the store locked for \(seconds) s while it was being opened; nothing was changed"
+        case .server(let path, let message):
+            return "\(path): \(message)"
+        case .unsupported(let path, let operation):
+            return "\(path): \(operation) is not supported by this store"
         }
     }
 }

@@ -42,3 +42,15 @@ extension SQLDialect {
         }
     }
 }
+
+extension SQLDialect {
+    /// The placeholder of parameter `number` (from 1) holding a primary key: `?`, or `$1::bigint`.
+    package func keyPlaceholder(_ number: Int) -> String {
+        self == .sqlite ? "?" : "$\(number)::bigint"
+    }
+
+    /// `count` key placeholders, comma-separated, numbered from `first`.
+    package func keyPlaceholders(_ count: Int, from first: Int = 1) -> String {
+        self == .sqlite ? SQLText.placeholders(count) : (0..<count).map { keyPlaceholder(first + $0) }.joined(separator: ", ")
+    }
+}

@@ -6,7 +6,7 @@
 /// prefetching relationships. Read while holding the store, keeping every object it returns in order,
 /// then call ``awakeFilledObjects(in:)`` with them once the store is released: `awakeFromFetch` is the
 /// user's code and may use the store.
-struct RowObjectReader {
+package struct RowObjectReader {
     private let context: ManagedObjectContext
     private let schema: ModelLayout
     /// The positions, among the objects returned so far, of those not filled (registered and loaded
@@ -22,7 +22,7 @@ struct RowObjectReader {
     /// objects of the batch it walked.
     var shells: [ManagedObject] = []
 
-    init(context: ManagedObjectContext) {
+    package init(context: ManagedObjectContext) {
         self.context = context
         schema = context.coordinator.layout
     }
@@ -32,18 +32,18 @@ struct RowObjectReader {
     /// - Throws: ``StoreError/damagedStore(path:reason:)`` for a row whose `Z_ENT` names no entity of
     ///   the model (999, NULL, text): such a row is reported, never skipped, so that reading and
     ///   counting never disagree without a word.
-    mutating func object(at statement: SQLiteStatement) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
+    package mutating func object<Row: StoreRow>(at statement: Row) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
         let number = Int(statement.int64(0))
         if number != currentNumber || currentLayout == nil {
-            guard let layout = schema.entity(number: number), statement.storageClass(0) == 1 else {
-                throw SQLiteStore.unknownEntityRow(statement, path: context.coordinator.url?.path ?? ":memory:")
+            guard let layout = schema.entity(number: number), statement.holdsInteger(0) else {
+                throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
             }
             currentNumber = number
             currentLayout = layout
             currentType = context.coordinator.objectClass(for: layout)
         }
         guard let layout = currentLayout else {
-            throw SQLiteStore.unknownEntityRow(statement, path: context.coordinator.url?.path ?? ":memory:")
+            throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
         }
         let key = statement.int64(1)
         let registered: (object: ManagedObject, isNew: Bool)
@@ -72,7 +72,7 @@ struct RowObjectReader {
 
     /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object
     /// ``object(at:)`` returned, in order.
-    mutating func awakeFilledObjects(in returned: [ManagedObject]) {
+    package mutating func awakeFilledObjects(in returned: [ManagedObject]) {
         var nextUnfilled = 0
         returned.forEachUnretained { position, object in
             guard position < returnedCount else { return }
@@ -88,28 +88,31 @@ struct RowObjectReader {
 }
 
 extension ManagedObjectContext {
-    /// Runs a whole-row statement with `keys` bound in order and returns its rows' objects; `each` sees
-    /// every row's object with the statement still on that row (to read columns after the row's).
+    /// Runs a keyed whole-row read (``KeyedRowQuery``) with `keys` bound in order and returns its rows'
+    /// objects; `each` sees every row's object with its owner's key (for to-many members).
     func objects(
-        ofRows sql: String, keys: [Int64], _ each: (ManagedObject, SQLiteStatement) -> Void = { _, _ in }
+        ofRows query: KeyedRowQuery, keys: [Int64], _ each: (ManagedObject, Int64?) -> Void = { _, _ in }
     ) throws(ManagedObjectError) -> [ManagedObject] {
         var reader = RowObjectReader(context: self)
         var objects: [ManagedObject] = []
         do {
-            try coordinator.withReader { store in
-                let statement = try store.connection.prepare(sql)
-                defer { statement.reset() }
-                for (offset, key) in keys.enumerated() { try statement.bind(key, at: offset + 1) }
-                while try statement.step() {
-                    let object = try reader.object(at: statement).object
-                    each(object, statement)
-                    objects.append(object)
-                }
-            }
+            try coordinator.store.readObjects(query, keys: keys, reader: &reader, into: &objects, each)
         } catch {
             throw .store("\(error)")
         }
         reader.awakeFilledObjects(in: objects)
         return objects
+    }
+}
+
+extension StoreError {
+    /// The error for a row (`Z_ENT`, `Z_PK` first) whose `Z_ENT` is no entity number of the model:
+    /// the store is damaged, and the message names the table, the row's key and the value.
+    package static func unknownEntityRow<Row: StoreRow>(_ row: Row, path: String) -> StoreError {
+        let table = row.tableName(ofColumn: 0) ?? "its table"
+        return .damagedStore(
+            path: path,
+            reason: "the row Z_PK \(row.int64(1)) of \(table) has Z_ENT \(row.describeValue(0)), which is no entity of the model "
+                + "(run 'cdqi check' on the store)")
     }
 }

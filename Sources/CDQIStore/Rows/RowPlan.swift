@@ -1,37 +1,36 @@
 import CDQIModel
 import CDQIPredicate
-import CSQLite
 
 /// Where each value of an entity's row sits in a result row, and how to read it: worked out once per
 /// entity and query shape, so that reading a row does no lookup by column name. A class: a plan is
 /// immutable and read per row, and passing one reference costs less than copying its arrays.
-final class RowPlan: Sendable {
-    struct Attribute: Sendable {
+package final class RowPlan: Sendable {
+    package struct Attribute: Sendable {
         /// The attribute's slot.
-        var index: Int
-        var position: Int
-        var type: AttributeType
+        package var index: Int
+        package var position: Int
+        package var type: AttributeType
     }
 
-    struct ToOne: Sendable {
-        var slot: Int
-        var position: Int
-        var entityPosition: Int?
+    package struct ToOne: Sendable {
+        package var slot: Int
+        package var position: Int
+        package var entityPosition: Int?
         /// The destination's entity number, for rows whose to-one has no entity column.
-        var destinationNumber: Int
+        package var destinationNumber: Int
     }
 
-    let entityPosition: Int?
-    let versionPosition: Int?
+    package let entityPosition: Int?
+    package let versionPosition: Int?
     /// The number of attribute slots (stored or not) of the entity.
-    let attributeCount: Int
-    let attributes: [Attribute]
+    package let attributeCount: Int
+    package let attributes: [Attribute]
     /// Whether `attributes` fills every slot, in slot order (no transient attributes): the common case,
     /// read by appending.
-    let readsEverySlotInOrder: Bool
-    let toOnes: [ToOne]
+    package let readsEverySlotInOrder: Bool
+    package let toOnes: [ToOne]
 
-    init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
+    package init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
         entityPosition = positions["Z_ENT"]
         versionPosition = positions["Z_OPT"]
         attributeCount = attributes.count
@@ -54,7 +53,7 @@ final class RowPlan: Sendable {
     }
 
     /// The attribute values of the current row, by slot (`.null` for transient attributes).
-    func attributeValues(in statement: SQLiteStatement) -> [StoredValue] {
+    package func attributeValues<Row: StoreRow>(in statement: Row) -> [StoredValue] {
         var values: [StoredValue] = []
         values.reserveCapacity(attributeCount)
         // Loops by index: the iterators here compared indexes through an unspecialized witness.
@@ -62,7 +61,7 @@ final class RowPlan: Sendable {
         if readsEverySlotInOrder {
             while position < attributes.count {
                 let attribute = attributes[position]
-                values.append(ValueConversion.read(statement, at: attribute.position, type: attribute.type))
+                values.append(statement.attributeValue(attribute.position, type: attribute.type))
                 position += 1
             }
             return values
@@ -70,7 +69,7 @@ final class RowPlan: Sendable {
         while values.count < attributeCount { values.append(.null) }
         while position < attributes.count {
             let attribute = attributes[position]
-            values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
+            values[attribute.index] = statement.attributeValue(attribute.position, type: attribute.type)
             position += 1
         }
         return values
@@ -79,7 +78,7 @@ final class RowPlan: Sendable {
     /// Reads the attribute values of the current row into `values`, by slot: in place when `values`
     /// already has one element per slot (an object shell reused by a fetch cursor keeps its array, so
     /// that reading a row allocates none), else as a new array (``attributeValues(in:)``).
-    func readAttributeValues(in statement: SQLiteStatement, into values: inout [StoredValue]) {
+    package func readAttributeValues<Row: StoreRow>(in statement: Row, into values: inout [StoredValue]) {
         guard values.count == attributeCount else {
             values = attributeValues(in: statement)
             return
@@ -94,25 +93,23 @@ final class RowPlan: Sendable {
         }
         while position < attributes.count {
             let attribute = attributes[position]
-            values[attribute.index] = ValueConversion.read(statement, at: attribute.position, type: attribute.type)
+            values[attribute.index] = statement.attributeValue(attribute.position, type: attribute.type)
             position += 1
         }
     }
 
     /// The primary key and entity number a to-one column of the current row refers to, or `nil` for NULL.
-    func reference(_ toOne: ToOne, in statement: SQLiteStatement) -> (key: Int64, entityNumber: Int)? {
-        guard let key = statement.value(toOne.position), key.storageClass != SQLITE_NULL else { return nil }
+    package func reference<Row: StoreRow>(_ toOne: ToOne, in statement: Row) -> (key: Int64, entityNumber: Int)? {
+        guard let key = statement.integer(toOne.position) else { return nil }
         var number = toOne.destinationNumber
-        if let entityPosition = toOne.entityPosition, let entity = statement.value(entityPosition),
-            entity.storageClass != SQLITE_NULL
-        {
-            number = Int(entity.int64)
+        if let entityPosition = toOne.entityPosition, let entity = statement.integer(entityPosition) {
+            number = Int(entity)
         }
-        return (key.int64, number)
+        return (key, number)
     }
 
     /// The row's optimistic-locking version (`Z_OPT`), 0 when the shape does not read it.
-    func version(in statement: SQLiteStatement) -> Int64 {
+    package func version<Row: StoreRow>(in statement: Row) -> Int64 {
         versionPosition.map { statement.int64($0) } ?? 0
     }
 }
