@@ -27,6 +27,7 @@ let package = Package(
                 "CLibPQBench",
                 "CCallgrindBench",
                 .product(name: "CDQIPostgres", package: "CoreDataQueryInterface"),
+                .product(name: "CDQIStore", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIModel", package: "CoreDataQueryInterface"),
                 .product(name: "CDQIPredicate", package: "CoreDataQueryInterface"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

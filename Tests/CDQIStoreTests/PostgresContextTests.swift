@@ -202,4 +202,54 @@ struct PostgresContextTests {
             }
         }
     }
+
+    @Test("batch updates, and batch deletes that need no delete rule, run on PostgreSQL; others are refused, deleting nothing")
+    func batchRequests() throws {
+        let model = try StoreTestSupport.fixtureModel("Company")
+        try Self.withSchema { url, _ in
+            let context = ManagedObjectContext(coordinator: try Self.coordinator(model, url))
+            let ann = try ContextTestSupport.insert(context, "Employee", ["firstName": "Ann", "lastName": "Berg", "salary": 100])
+            _ = try ContextTestSupport.insert(context, "Employee", ["firstName": "Bob", "lastName": "Adams", "salary": 200])
+            _ = try ContextTestSupport.insert(context, "Employee", ["firstName": "Cy", "lastName": "Chen", "salary": 300])
+            for value in [1, 2, 3] as [Int64] { _ = try ContextTestSupport.insert(context, "TestEntity", ["integer64": value]) }
+            try context.save()
+
+            // Salaries below 250 doubled: Ann 100 → 200, Bob 200 → 400; Cy keeps 300.
+            var update = BatchUpdateRequest(
+                entityName: "Employee", predicate: try PredicateNode(format: "salary < 250"),
+                propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary * 2"))])
+            update.resultType = .objectIDs
+            guard case .objectIDs(let changed) = try context.execute(update) else {
+                Issue.record("no object IDs")
+                return
+            }
+            #expect(changed.count == 2 && changed.contains(ann.objectID))
+            let check = ManagedObjectContext(coordinator: try Self.coordinator(model, url))
+            var bySalary = FetchRequest(entityName: "Employee")
+            bySalary.sortDescriptors = [FetchSortDescriptor(keyPath: "firstName")]
+            let employees = try check.fetch(bySalary)
+            #expect(try employees.map { try $0.value(forKey: "salary") as? Int32 } == [200, 400, 300])
+            // Each changed row's version grew by one.
+            #expect(employees.map(\.rowVersion) == [2, 2, 1])
+
+            // TestEntity has no relationship: its rows go by one DELETE.
+            var delete = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "TestEntity", predicate: try PredicateNode(format: "integer64 >= 2")))
+            delete.resultType = .count
+            guard case .count(let deleted) = try context.execute(delete) else {
+                Issue.record("no count")
+                return
+            }
+            #expect(deleted == 2)
+            #expect(try check.count(for: FetchRequest(entityName: "TestEntity")) == 1)
+
+            // Employees have a Nullify rule (their department's employees): refused on PostgreSQL, nothing deleted.
+            #expect {
+                _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Employee")))
+            } throws: { error in
+                guard case BatchError.unsupported(let reason) = error else { return false }
+                return reason.contains("PostgreSQL")
+            }
+            #expect(try check.count(for: FetchRequest(entityName: "Employee")) == 3)
+        }
+    }
 }

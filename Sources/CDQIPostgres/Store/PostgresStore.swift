@@ -245,3 +245,28 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
     }
 }
+
+extension PostgresStore {
+    package func runBatch(
+        _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
+    ) throws -> BatchWriter.Written {
+        if let deleteRules, !deleteRules.isEmpty {
+            throw BatchError.unsupported(
+                "a batch delete whose delete rules (Cascade, Nullify, Deny, or join-table rows) must touch other rows "
+                    + "is not supported on PostgreSQL yet; delete the objects through a context instead")
+        }
+        let sql = SQLDialect.postgres.statementText(statement)
+        let request = request ?? FetchRequest(entityName: "")
+        let parameters = statement.bindings.map { $0.resolve(constants: [], request: request) }
+        return try withConnection { connection in
+            try connection.retryingTransaction(isolation: .readCommitted) {
+                let result = try connection.query(sql, parameters)
+                guard result.columnCount >= 2 else { return BatchWriter.Written(matchedCount: result.affectedRowCount) }
+                let rows = try (0..<result.rowCount).map { row in
+                    BatchWriter.Row(entity: Int(try result.int64(row: row, column: 0) ?? 0), key: try result.int64(row: row, column: 1) ?? 0)
+                }
+                return BatchWriter.Written(matched: rows, matchedCount: rows.count)
+            }
+        }
+    }
+}

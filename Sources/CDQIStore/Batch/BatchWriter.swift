@@ -2,25 +2,35 @@ import CDQIPredicate
 
 /// Runs a batch statement inside the caller's write transaction and reads back the rows it touched.
 /// Anything it throws rolls the transaction back, the temporary triggers and tables with it.
-struct BatchWriter {
+package struct BatchWriter {
     let connection: SQLiteConnection
 
     /// A row touched: its entity number and primary key.
-    struct Row: Hashable {
-        var entity: Int
-        var key: Int64
+    package struct Row: Hashable {
+        package var entity: Int
+        package var key: Int64
+
+        package init(entity: Int, key: Int64) {
+            self.entity = entity
+            self.key = key
+        }
     }
 
     /// What a batch wrote.
-    struct Written {
+    package struct Written {
         /// The rows the request's predicate matched (when the statement returned them).
-        var matched: [Row] = []
+        package var matched: [Row] = []
         /// How many rows the statement itself deleted or changed.
-        var matchedCount = 0
+        package var matchedCount = 0
         /// Rows deleted by cascades.
-        var alsoDeleted: [Row] = []
+        package var alsoDeleted: [Row] = []
         /// Rows changed by nullify rules.
-        var alsoUpdated: [Row] = []
+        package var alsoUpdated: [Row] = []
+
+        package init(matched: [Row] = [], matchedCount: Int = 0) {
+            self.matched = matched
+            self.matchedCount = matchedCount
+        }
     }
 
     /// Runs a batch delete with its delete-rule triggers.

@@ -17,7 +17,7 @@ import CDQIModel
 ///
 /// The SQL holds only table and column names from the schema and entity numbers: no value from a
 /// request. A refusal is raised as `cdqi_batch_rule_<n>`, `n` indexing ``refusals``.
-struct DeleteRuleTriggers {
+package struct DeleteRuleTriggers {
     /// What a raised refusal means.
     struct Refusal {
         var isDeny: Bool
@@ -37,6 +37,8 @@ struct DeleteRuleTriggers {
 
     /// `(name, CREATE TEMP TRIGGER …)` per table, in the order the tables were reached.
     private(set) var triggers: [(name: String, sql: String)] = []
+    /// Whether no delete rule needs a trigger (a store without triggers can run the delete alone).
+    package var isEmpty: Bool { triggers.isEmpty }
     private(set) var refusals: [Refusal] = []
 
     private let model: ManagedObjectModel

@@ -33,7 +33,8 @@ extension ManagedObjectContext {
         let fetch = request.fetchRequest
         guard coordinator.layout.entity(named: fetch.entityName) != nil else { throw .unknownEntity(fetch.entityName) }
         let builder = BatchStatementBuilder(
-            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
+            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier,
+            dialect: coordinator.store.dialect)
         let table: String, statement: SQLFragment
         let needsRows = needsRows(request.resultType)
         do {
@@ -43,9 +44,7 @@ extension ManagedObjectContext {
         }
         let triggers = try DeleteRuleTriggers(
             model: coordinator.model, schema: coordinator.layout.schema, rootTable: table, notesRows: needsRows)
-        let written = try runBatch { connection throws in
-            try BatchWriter(connection: connection).delete(statement, request: fetch, triggers: triggers)
-        }
+        let written = try runBatch(statement, request: fetch, deleteRules: triggers)
         return finishBatch(written, resultType: request.resultType, matchedAreDeleted: true)
     }
 
@@ -62,11 +61,10 @@ extension ManagedObjectContext {
     ///   their IDs.
     public func execute(_ request: BatchUpdateRequest) throws(BatchError) -> BatchResult {
         let builder = BatchStatementBuilder(
-            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier, dialect: .sqlite)
+            model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier,
+            dialect: coordinator.store.dialect)
         let statement = try builder.update(request, returning: needsRows(request.resultType))
-        let written = try runBatch { connection throws in
-            try BatchWriter(connection: connection).update(statement)
-        }
+        let written = try runBatch(statement, request: nil, deleteRules: nil)
         return finishBatch(written, resultType: request.resultType, matchedAreDeleted: false)
     }
 
@@ -80,11 +78,11 @@ extension ManagedObjectContext {
     }
 
     /// Runs a batch in one write transaction on the coordinator's store, with its errors typed.
-    private func runBatch(_ body: (SQLiteConnection) throws -> BatchWriter.Written) throws(BatchError) -> BatchWriter.Written {
+    private func runBatch(
+        _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
+    ) throws(BatchError) -> BatchWriter.Written {
         do {
-            return try coordinator.withStore { store in
-                try store.connection.writeTransaction { try body(store.connection) }
-            }
+            return try coordinator.store.runBatch(statement, request: request, deleteRules: deleteRules)
         } catch let error as BatchError {
             throw error
         } catch let error as PredicateSQLError {
@@ -92,7 +90,7 @@ extension ManagedObjectContext {
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as SQLiteError {
-            throw .store(.classifying(error, path: coordinator.url?.path ?? ":memory:"))
+            throw .store(.classifying(error, path: coordinator.store.location))
         } catch {
             throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
         }

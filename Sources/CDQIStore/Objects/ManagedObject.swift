@@ -346,3 +346,10 @@ struct Snapshot {
     var toOne: ToOneSlots
     var version: Int64
 }
+
+extension ManagedObject {
+    /// The version (`Z_OPT`) of the object's row when this context last read or saved it, or `nil` for
+    /// an object never saved (or a fault not read yet): what a save expects the row to still have, and
+    /// what ``MergeConflict/snapshotVersion`` reports when it does not.
+    public var rowVersion: Int64? { snapshotVersion }
+}

@@ -56,6 +56,11 @@ package protocol PersistentStore: AnyObject, Sendable {
     /// Runs `body` in one write transaction, serialized with every other write to the store, and
     /// commits it when `body` returns (rolls it back when it throws).
     func write<T>(_ body: (any SaveTransaction) throws -> T) throws -> T
+
+    /// Runs a batch statement (built by `BatchStatementBuilder` in the store's dialect) in one write
+    /// transaction, a delete with its delete rules applied (`deleteRules`), and returns the rows it wrote.
+    /// A store that cannot apply some delete rule in SQL throws ``BatchError/unsupported(_:)`` and writes nothing.
+    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?) throws -> BatchWriter.Written
 }
 
 /// A whole-row read by keys: the SQL text in a store's dialect (parameters are the keys, in order),

@@ -165,4 +165,14 @@ final class SQLitePersistentStore: PersistentStore, @unchecked Sendable {
             }
         }
     }
+
+    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?) throws -> BatchWriter.Written {
+        try withWriter { store in
+            try store.connection.writeTransaction {
+                let writer = BatchWriter(connection: store.connection)
+                guard let deleteRules, let request else { return try writer.update(statement) }
+                return try writer.delete(statement, request: request, triggers: deleteRules)
+            }
+        }
+    }
 }

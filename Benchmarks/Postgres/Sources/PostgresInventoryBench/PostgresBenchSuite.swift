@@ -23,11 +23,11 @@ public final class PostgresBenchSuite: Sendable {
             host: url.host, port: url.port, user: url.user ?? "postgres", password: url.password, database: url.database)
     }
 
-    /// The hand-written contenders and Fluent, connected and with their statements prepared. "Ours"
-    /// joins them here once the PostgreSQL store exists.
+    /// Ours, the hand-written contenders and Fluent, connected and with their statements prepared.
     public func implementations() async throws -> [any PostgresInventoryWorkloads] {
         let sql = InventorySQL(database: database)
         return [
+            try OursWorkloads(database: database),
             try LibPQWorkloads(database: database),
             try await NIOWorkloads(address: address, sql: sql, itemEntity: database.itemEntity),
             try DriverWorkloads(database: database),

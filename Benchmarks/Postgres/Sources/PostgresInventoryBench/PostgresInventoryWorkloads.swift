@@ -1,7 +1,6 @@
 /// Who runs a workload: one column of the summary line.
 public enum PostgresContenderKind: String, CaseIterable, Sendable {
-    /// CDQI's contexts over the PostgreSQL store (issue 22): not built yet. It joins the lines as one
-    /// more ``PostgresInventoryWorkloads`` conformer; the lines then also print ours/floor and ours/Fluent.
+    /// CDQI's contexts over the PostgreSQL store (``OursWorkloads``).
     case ours
     /// CDQIPostgres's `PostgresConnection` used directly: the driver "ours" will sit on.
     case driver = "cdqi driver"
