@@ -72,7 +72,7 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
         found.reserveCapacity(codes.count)
         for code in codes {
             var request = FetchRequest(
-                entityName: "Item", predicate: .comparison(.keyPath("code"), .equal, .constant(.string(code))))
+                entityName: "Item", predicate: .comparison(.keyPath("code"), .equalTo, .constant(.string(code))))
             request.fetchLimit = 1
             found += try context.fetch(request)
         }
