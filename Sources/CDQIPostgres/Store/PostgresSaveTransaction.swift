@@ -8,6 +8,14 @@ final class PostgresSaveTransaction: SaveTransaction {
     private let layout: PostgresStoreLayout
     private let location: String
     private let dialect = SQLDialect.postgres
+    /// The INSERT of each entity's rows and the UPDATE of each shape of change, written once per save.
+    private var insertSQL: [ObjectIdentifier: String] = [:]
+    private var updateSQL: [UpdateShape: String] = [:]
+
+    private struct UpdateShape: Hashable {
+        let layout: ObjectIdentifier
+        let changes: [Int]
+    }
 
     init(connection: PostgresConnection, layout: PostgresStoreLayout, location: String) {
         self.connection = connection
@@ -40,13 +48,18 @@ final class PostgresSaveTransaction: SaveTransaction {
     // MARK: Rows
 
     func insertRow(of object: ManagedObject, key: Int64) throws {
-        let entity = object.entity
-        let columns = entity.insertColumns
         var parameters = StoredValueParameters()
         try SaveWriter.bindInsert(of: object, key: key, to: &parameters)
+        try connection.query(insertStatement(for: object.entity), parameters.values)
+    }
+
+    private func insertStatement(for entity: EntityLayout) -> String {
+        if let sql = insertSQL[ObjectIdentifier(entity)] { return sql }
+        let columns = entity.insertColumns
         let sql =
             "INSERT INTO \(id(entity.tableName)) (\(columns.map(id).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
-        try connection.query(sql, parameters.values)
+        insertSQL[ObjectIdentifier(entity)] = sql
+        return sql
     }
 
     func updateRow(
@@ -57,10 +70,17 @@ final class PostgresSaveTransaction: SaveTransaction {
         try parameters.bind(.integer(expected + 1), at: position)
         try parameters.bind(.integer(key), at: position + 1)
         try parameters.bind(.integer(expected), at: position + 2)
-        let assignments = (changes.columns(of: entity) + ["Z_OPT"]).enumerated().map { "\(id($1)) = $\($0 + 1)" }
-        let sql =
-            "UPDATE \(id(entity.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = $\(position + 1) "
-            + "AND \"Z_OPT\" = $\(position + 2)"
+        let shape = UpdateShape(layout: ObjectIdentifier(entity), changes: changes.shape)
+        let sql: String
+        if let known = updateSQL[shape] {
+            sql = known
+        } else {
+            let assignments = (changes.columns(of: entity) + ["Z_OPT"]).enumerated().map { "\(id($1)) = $\($0 + 1)" }
+            sql =
+                "UPDATE \(id(entity.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = $\(position + 1) "
+                + "AND \"Z_OPT\" = $\(position + 2)"
+            updateSQL[shape] = sql
+        }
         return try connection.query(sql, parameters.values).affectedRowCount == 1
     }
 

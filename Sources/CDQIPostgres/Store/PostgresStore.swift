@@ -36,6 +36,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// The connections of the store.
     public let pool: PostgresConnectionPool
     let layout: PostgresStoreLayout
+    /// Fetches compiled so far, by shape; guarded by `fetchCacheLock` (the store is shared by threads).
+    private let fetchCache = CompiledFetchCache()
+    private let fetchCacheLock = NSLock()
 
     package var dialect: SQLDialect { .postgres }
     package var location: String { url.description }
@@ -122,9 +125,11 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     /// A request's SQL in the PostgreSQL dialect, and its parameters.
     func statement(_ request: FetchRequest, shape: FetchSQLBuilder.Shape) throws -> (sql: String, parameters: [StoredValue]) {
-        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .postgres)
-        let fragment = try builder.build(request, shape: shape)
-        return (SQLDialect.postgres.statementText(fragment), fragment.bindings.map { $0.resolve(constants: [], request: request) })
+        let (entry, constants) = try fetchCacheLock.withLock {
+            try fetchCache.compiled(
+                request, shape: shape, model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .postgres)
+        }
+        return (entry.sql, entry.bindings.map { $0.resolve(constants: constants, request: request) })
     }
 
     // MARK: Reading

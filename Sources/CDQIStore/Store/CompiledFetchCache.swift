@@ -1,9 +1,10 @@
+import CDQIModel
 import CDQIPredicate
 
 /// The SQL of fetches already compiled on a store, by shape: the entity, the predicate with its
 /// constants replaced by slots (and their classes), the order, and whether there is a window. A fetch
 /// of a known shape only binds its constants to the cached statement.
-final class CompiledFetchCache {
+package final class CompiledFetchCache {
     struct Key: Hashable {
         var entityName: String
         var shape: FetchSQLBuilder.Shape
@@ -16,9 +17,9 @@ final class CompiledFetchCache {
 
     /// A compiled shape: its SQL, what to bind, and the statement prepared for it on the store's
     /// connection (kept here so that running the shape again skips the connection's lookup by SQL text).
-    final class Entry {
-        let sql: String
-        let bindings: [SQLBinding]
+    package final class Entry {
+        package let sql: String
+        package let bindings: [SQLBinding]
         var statement: SQLiteStatement?
 
         init(sql: String, bindings: [SQLBinding]) {
@@ -83,4 +84,41 @@ final class CompiledFetchCache {
     }
 
     var count: Int { entries.count }
+
+    package init() {}
+
+    /// The compilation of a request's shape in `dialect` (from the cache when this shape ran before) and
+    /// the request's constants, in slot order. For PostgreSQL the SQL is the statement's text (`$1::text`
+    /// placeholders typed by the constants' kinds, which are part of the shape).
+    package func compiled(
+        _ request: FetchRequest, shape: FetchSQLBuilder.Shape, model: ManagedObjectModel, schema: StoreSchema,
+        storeIdentifier: String, dialect: SQLDialect
+    ) throws -> (Entry, [StoredValue]) {
+        if let found = lastEntry(for: request, shape: shape, storeIdentifier: storeIdentifier) { return found }
+        var parameterizer = PredicateParameterizer(storeIdentifier: storeIdentifier, dialect: dialect)
+        let predicate = request.predicate.map { parameterizer.rewrite($0) }
+        let key = Key(
+            entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
+            hasWindow: request.hasWindow, sortDescriptors: request.sortDescriptors, predicate: predicate,
+            classes: parameterizer.classes)
+        if parameterizer.isCacheable, let entry = self[key] {
+            return (entry, parameterizer.constants)
+        }
+        var rewritten = request
+        rewritten.predicate = predicate
+        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
+        let fragment: SQLFragment
+        do {
+            fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
+        } catch {
+            // The message quotes the predicate: compile it once more with its constants in place, so
+            // that the quote shows them as written rather than as the slots that stand for them.
+            _ = try builder.build(request, shape: shape)
+            throw error
+        }
+        let entry = Entry(
+            sql: dialect.statementText(fragment, slotValues: parameterizer.constants), bindings: fragment.bindings)
+        if parameterizer.isCacheable { self[key] = entry }
+        return (entry, parameterizer.constants)
+    }
 }

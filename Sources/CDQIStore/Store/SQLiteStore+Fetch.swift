@@ -73,32 +73,7 @@ extension SQLiteStore {
     private func compiled(
         _ request: FetchRequest, shape: FetchSQLBuilder.Shape
     ) throws -> (CompiledFetchCache.Entry, [StoredValue]) {
-        if let found = fetchCache.lastEntry(for: request, shape: shape, storeIdentifier: metadata.uuid) { return found }
-        var parameterizer = PredicateParameterizer(storeIdentifier: metadata.uuid, dialect: .sqlite)
-        let predicate = request.predicate.map { parameterizer.rewrite($0) }
-        let key = CompiledFetchCache.Key(
-            entityName: request.entityName, shape: shape, includesSubentities: request.includesSubentities,
-            hasWindow: request.hasWindow,
-            sortDescriptors: request.sortDescriptors, predicate: predicate,
-            classes: parameterizer.classes)
-        if parameterizer.isCacheable, let entry = fetchCache[key] {
-            return (entry, parameterizer.constants)
-        }
-        var rewritten = request
-        rewritten.predicate = predicate
-        let builder = FetchSQLBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
-        let fragment: SQLFragment
-        do {
-            fragment = try builder.build(rewritten, shape: shape, slotValues: parameterizer.constants)
-        } catch {
-            // The message quotes the predicate: compile it once more with its constants in place, so
-            // that the quote shows them as written rather than as the slots that stand for them.
-            _ = try builder.build(request, shape: shape)
-            throw error
-        }
-        let entry = CompiledFetchCache.Entry(sql: fragment.sql, bindings: fragment.bindings)
-        if parameterizer.isCacheable { fetchCache[key] = entry }
-        return (entry, parameterizer.constants)
+        try fetchCache.compiled(request, shape: shape, model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
     }
 
     private func prepare(_ request: FetchRequest, shape: FetchSQLBuilder.Shape) throws -> SQLiteStatement {

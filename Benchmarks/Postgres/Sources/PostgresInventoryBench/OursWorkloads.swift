@@ -31,7 +31,8 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
         var request = FetchRequest(entityName: "Category")
         request.sortDescriptors = [FetchSortDescriptor(keyPath: "name")]
         var byIndex: [Int: ManagedObjectID] = [:]
-        for category in try ManagedObjectContext(coordinator: insertCoordinator).fetch(request) {
+        let context = ManagedObjectContext(coordinator: insertCoordinator)
+        for category in try context.fetch(request) {
             guard let name = try category.value(forKey: "name") as? String, let index = Int(name.dropFirst("Category ".count))
             else { continue }
             byIndex[index] = category.objectID
@@ -63,7 +64,7 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
 
     public func fetchAll() throws -> any ItemRows {
         let context = ManagedObjectContext(coordinator: readCoordinator)
-        return try Self.records(context.fetch(FetchRequest(entityName: "Item")))
+        return ObjectItems(context: context, objects: try context.fetch(FetchRequest(entityName: "Item")))
     }
 
     public func lookups(codes: [String]) throws -> any ItemRows {
@@ -76,7 +77,7 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
             request.fetchLimit = 1
             found += try context.fetch(request)
         }
-        return try Self.records(found)
+        return ObjectItems(context: context, objects: found)
     }
 
     public func counts(ranges: [(String, String)]) throws -> any ItemRows {
@@ -98,14 +99,13 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
         let context = ManagedObjectContext(coordinator: readCoordinator)
         let items = try context.fetch(
             FetchRequest(entityName: "Item", predicate: .comparison(.keyPath("code"), .lessThan, .constant(.string(limitCode)))))
-        // The items as read, before the update (the checksum is of what was read).
-        let read = try Self.records(items)
         for item in items {
             let quantity = try item.value(forKey: "quantity") as? Int64 ?? 0
             try item.setValue(quantity + 1, forKey: "quantity")
         }
         try context.save()
-        return read
+        // The checksum is of the items as read: before the save raised quantity and version by one.
+        return ObjectItems(context: context, objects: items, raisedBy: 1)
     }
 
     public func shutdown() {
@@ -113,19 +113,32 @@ public final class OursWorkloads: PostgresInventoryWorkloads, @unchecked Sendabl
         readStore.pool.close()
     }
 
-    /// The objects' values as ``ItemRecord``s (after the clock stops, the checksum compares them with
-    /// the generator's).
-    static func records(_ objects: [ManagedObject]) throws -> [ItemRecord] {
+}
+
+/// Objects a run returned, with their context (objects live as long as it does): their values are read
+/// into ``ItemRecord``s by ``checksum()``, after the clock stops, as the other contenders' rows are
+/// summed then. `raisedBy` is what W7 added to each quantity and version. Used by one task at a time.
+struct ObjectItems: ItemRows, @unchecked Sendable {
+    let context: ManagedObjectContext
+    let objects: [ManagedObject]
+    var raisedBy: Int64 = 0
+
+    func checksum() -> ItemChecksum {
+        ((try? records()) ?? []).checksum()
+    }
+
+    func records() throws -> [ItemRecord] {
         try objects.map { item in
             guard let key = item.objectID.primaryKey else {
                 throw PostgresBenchDatabase.Failure(description: "an item has no primary key")
             }
             let category = try item.value(forKey: "category") as? ManagedObject
             return ItemRecord(
-                id: key, entity: Int64(item.entity.number), version: item.rowVersion ?? 0,
+                id: key, entity: Int64(item.entity.number), version: (item.rowVersion ?? 0) - raisedBy,
                 active: try item.value(forKey: "active") as? Bool ?? false, code: try item.value(forKey: "code") as? String ?? "",
                 createdAt: (try item.value(forKey: "createdAt") as? Date)?.timeIntervalSinceReferenceDate ?? 0,
-                price: try item.value(forKey: "price") as? Double ?? 0, quantity: try item.value(forKey: "quantity") as? Int64 ?? 0,
+                price: try item.value(forKey: "price") as? Double ?? 0,
+                quantity: (try item.value(forKey: "quantity") as? Int64 ?? 0) - raisedBy,
                 rank: try item.value(forKey: "rank") as? Int16 ?? 0, score: try item.value(forKey: "score") as? Int32 ?? 0,
                 title: try item.value(forKey: "title") as? String ?? "", category: category?.objectID.primaryKey)
         }
