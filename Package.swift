@@ -105,7 +105,9 @@ let package = Package(
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel", "CDQITestSupport"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
-        .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
+        .testTarget(
+            name: "CDQIConcurrencyTests",
+            dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport", "CDQIPostgres"]),
         .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"], exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         // lightyear/Query's API over the store, and its tests (issue 19).
