@@ -26,7 +26,8 @@ public struct MigrationReport: Sendable {
 /// of the destination model is built beside the original (`<store>.cdqi-migrating`), so its tables,
 /// indexes, entity numbers and `Z_PRIMARYKEY` rows are exactly a fresh store's; every surviving object is
 /// copied into it by SQL in one transaction (same `Z_PK`, `Z_OPT` and store UUID, renamed properties
-/// followed, defaults filled in, entity numbers renumbered), `Z_MAX` and the metadata (destination
+/// followed, defaults filled in, entity numbers renumbered, objects moved to their entity's new
+/// hierarchy table, links to objects that are no longer of the linked entity dropped), `Z_MAX` and the metadata (destination
 /// hashes, the source's other keys) are carried over, and the new file is synced and renamed over the
 /// original. Until that rename the original is only checkpointed (its WAL folded in, journal mode set
 /// to DELETE, which also proves no other connection has it open), so a failure leaves its content as it
@@ -73,6 +74,8 @@ private struct Copier {
     let destinationSchema: StoreSchema
     /// Source entity number → destination entity number, for every matched entity.
     let numbers: [(source: Int, destination: Int)]
+    /// Destination entity number → source entity number, for every matched entity.
+    let sourceNumbers: [Int: Int]
 
     init(diff: ModelDiff, path: String) {
         self.diff = diff
@@ -86,6 +89,24 @@ private struct Copier {
             }
         }
         self.numbers = numbers
+        sourceNumbers = Dictionary(numbers.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The source entity numbers of the objects a reference to the destination entity `name` keeps (the
+    /// source counterparts of it and its sub-entities), and whether a source reference to its counterpart
+    /// could name objects outside them: objects of an entity that left the hierarchy, which stop being
+    /// valid targets, so their links are dropped (a link kept would name a row of another table, or the
+    /// wrong kind of object).
+    func linkKinds(ofDestination name: String) -> (kept: [Int], dropsSome: Bool) {
+        let kept = (destinationSchema.entity(named: name)?.numbersIncludingSubentities ?? []).compactMap { sourceNumbers[$0] }.sorted()
+        let before = diff.entityMatches[name].flatMap { sourceSchema.entity(named: $0)?.numbersIncludingSubentities } ?? []
+        return (kept, !Set(before).isSubset(of: kept))
+    }
+
+    /// `expression IN (?, …)` over the numbers, with the numbers to bind; `0` (false) for none.
+    static func isAmong(_ expression: String, _ numbers: [Int]) -> (sql: String, values: [StoredValue]) {
+        guard !numbers.isEmpty else { return ("0", []) }
+        return ("\(expression) IN (\(numbers.map { _ in "?" }.joined(separator: ", ")))", numbers.map { StoredValue.integer(Int64($0)) })
     }
 
     mutating func run(url: URL, progress: ((Int, Int) -> Void)?) throws(MigrationError) -> Int {
@@ -202,7 +223,34 @@ private struct Copier {
                 }
             }
         }
+        problems += try requiredLinksDropped(connection)
         if !problems.isEmpty { throw MigrationError.missingValues(store: path, problems: problems) }
+    }
+
+    /// Objects whose required to-one names an object that leaves the destination entity's hierarchy:
+    /// the link is dropped, so the relationship would have no value.
+    private func requiredLinksDropped(_ connection: SQLiteConnection) throws -> [String] {
+        var problems: [String] = []
+        for entity in diff.destination.entities {
+            guard let sourceName = diff.entityMatches[entity.name], let origin = sourceSchema.entity(named: sourceName) else { continue }
+            let matches = diff.propertyMatches[entity.name] ?? [:]
+            for relationship in diff.destination.allRelationships(of: entity)
+            where !relationship.isTransient && !relationship.isOptional && !relationship.isToMany {
+                guard let old = matches[relationship.name], let entityColumn = origin.columns[old]?.entity else { continue }
+                let kinds = linkKinds(ofDestination: relationship.destinationEntityName)
+                guard kinds.dropsSome else { continue }
+                let kept = Self.isAmong(entityColumn, kinds.kept)
+                let statement = try connection.prepareUncached(
+                    "SELECT COUNT(*) FROM main.\(origin.tableName) WHERE Z_ENT = ? AND \(entityColumn) IS NOT NULL AND NOT (\(kept.sql))")
+                try statement.bind([.integer(Int64(origin.number))] + kept.values)
+                if try statement.step(), statement.int64(0) > 0 {
+                    problems.append(
+                        "\(statement.int64(0)) \(entity.name) object(s) have a required \(relationship.name) naming an object that is no "
+                            + "longer a \(relationship.destinationEntityName)")
+                }
+            }
+        }
+        return problems
     }
 
     // MARK: Copying
@@ -292,26 +340,50 @@ private struct Copier {
             } else {
                 continue
             }
+            // The source entity of the object linked to, and the links kept: those to objects that are
+            // still of the relationship's destination entity.
+            let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue)
+            let kinds = linkKinds(ofDestination: relationship.destinationEntityName)
+            var linked: (sql: String, values: [StoredValue]) = (oldValue, [])
+            var keep: (sql: String, values: [StoredValue])?
+            if kinds.dropsSome, let oldEntity {
+                let condition = Self.isAmong(oldEntity, kinds.kept)
+                keep = condition
+                linked = ("CASE WHEN \(condition.sql) THEN \(oldValue) END", condition.values)
+            }
             columns.append(value)
-            expressions.append(oldValue)
+            expressions.append(linked.sql)
+            values += linked.values
             if let entityColumn = targetColumns.entity {
                 columns.append(entityColumn)
-                if let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue) {
-                    expressions.append("CASE \(oldEntity) " + numbers.map { _ in "WHEN ? THEN ?" }.joined(separator: " ") + " ELSE NULL END")
-                    for pair in numbers {
+                if let oldEntity {
+                    let pairs = numbers.filter { kinds.kept.contains($0.source) }
+                    expressions.append("CASE \(oldEntity) " + pairs.map { _ in "WHEN ? THEN ? " }.joined() + "ELSE NULL END")
+                    for pair in pairs {
                         values.append(.integer(Int64(pair.source)))
                         values.append(.integer(Int64(pair.destination)))
                     }
                 } else {
                     let number = destinationSchema.entity(named: relationship.destinationEntityName)?.number ?? 0
-                    expressions.append("CASE WHEN \(oldValue) IS NULL THEN NULL ELSE ? END")
+                    expressions.append("CASE WHEN \(linked.sql) IS NULL THEN NULL ELSE ? END")
+                    values += linked.values
                     values.append(.integer(Int64(number)))
                 }
             }
             if let orderColumn = targetColumns.order {
                 columns.append(orderColumn)
-                // A newly ordered relationship keeps the objects in the order they were created.
-                expressions.append(try sourceColumn(oldColumns.order) ?? "CASE WHEN \(oldValue) IS NULL THEN NULL ELSE s.Z_PK END")
+                if let old = try sourceColumn(oldColumns.order) {
+                    if let keep {
+                        expressions.append("CASE WHEN \(keep.sql) THEN \(old) END")
+                        values += keep.values
+                    } else {
+                        expressions.append(old)
+                    }
+                } else {
+                    // A newly ordered relationship keeps the objects in the order they were created.
+                    expressions.append("CASE WHEN \(linked.sql) IS NULL THEN NULL ELSE s.Z_PK END")
+                    values += linked.values
+                }
             }
         }
         let sql =
@@ -366,8 +438,26 @@ private struct Copier {
             columns.append(order)
             expressions.append(old.orderColumn ?? "rowid")
         }
-        try connection.execute(
-            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)")
+        // Links of objects that left either side's hierarchy are dropped.
+        var conditions: [String] = []
+        var values: [StoredValue] = []
+        let otherEntity = diff.destination.entity(named: join.sourceEntity).flatMap { entity in
+            diff.destination.allRelationships(of: entity).first { $0.name == join.relationship }?.destinationEntityName
+        }
+        for (column, entityName) in [(first, join.sourceEntity), (second, otherEntity)] {
+            guard let entityName, let table = diff.entityMatches[entityName].flatMap({ sourceSchema.entity(named: $0)?.tableName })
+            else { continue }
+            let kinds = linkKinds(ofDestination: entityName)
+            guard kinds.dropsSome else { continue }
+            let kept = Self.isAmong("o.Z_ENT", kinds.kept)
+            conditions.append("\(column) IN (SELECT o.Z_PK FROM main.\(table) AS o WHERE \(kept.sql))")
+            values += kept.values
+        }
+        let statement = try connection.prepareUncached(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)"
+                + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")))
+        try statement.bind(values)
+        try statement.run()
     }
 
     /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
@@ -399,19 +489,34 @@ private struct Copier {
                 + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))")
     }
 
-    /// `Z_MAX` of every matched entity, at least the largest `Z_PK` of its table for a root.
+    /// `Z_MAX` of every matched entity: a root's is the largest `Z_MAX` of the source hierarchies its
+    /// objects come from (one, since hierarchies never merge), so no key that was handed out is handed
+    /// out again, and at least the largest `Z_PK` of its table; a sub-entity keeps its own when it was
+    /// one before, and otherwise has a fresh store's 0.
     private func carryPrimaryKeys(_ connection: SQLiteConnection) throws {
         let read = try connection.prepareUncached("SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?")
-        let write = try connection.prepareUncached("UPDATE target.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        func sourceMaximum(_ number: Int) throws -> Int64? {
+            read.reset()
+            try read.bind(Int64(number), at: 1)
+            guard try read.step(), !read.isNull(0) else { return nil }
+            return read.int64(0)
+        }
+        var maxima: [Int: Int64] = [:]
         for pair in numbers {
-            read.reset()
-            try read.bind(Int64(pair.source), at: 1)
-            guard try read.step(), !read.isNull(0) else { continue }
-            let maximum = read.int64(0)
-            read.reset()
+            guard let origin = sourceSchema.entity(number: pair.source), let target = destinationSchema.entity(number: pair.destination)
+            else { continue }
+            if target.superNumber != 0, origin.superNumber != 0, let maximum = try sourceMaximum(pair.source) {
+                maxima[pair.destination] = maximum
+            }
+            let sourceRoot = Self.rootNumber(of: pair.source, in: sourceSchema)
+            let targetRoot = Self.rootNumber(of: pair.destination, in: destinationSchema)
+            if let maximum = try sourceMaximum(sourceRoot) { maxima[targetRoot] = max(maxima[targetRoot] ?? 0, maximum) }
+        }
+        let write = try connection.prepareUncached("UPDATE target.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        for (number, maximum) in maxima.sorted(by: { $0.key < $1.key }) {
             write.reset()
             try write.bind(maximum, at: 1)
-            try write.bind(Int64(pair.destination), at: 2)
+            try write.bind(Int64(number), at: 2)
             try write.run()
         }
         for entity in destinationSchema.entities where entity.superNumber == 0 {
@@ -420,6 +525,16 @@ private struct Copier {
             try raise.bind(Int64(entity.number), at: 1)
             try raise.run()
         }
+    }
+
+    /// The number of the root of an entity's hierarchy (the entity itself when the chain is broken).
+    static func rootNumber(of number: Int, in schema: StoreSchema) -> Int {
+        var current = number
+        for _ in schema.entities {
+            guard let entity = schema.entity(number: current), entity.superNumber != 0 else { return current }
+            current = entity.superNumber
+        }
+        return number
     }
 
     /// The source's `Z_METADATA` row (UUID and every other key) with the destination's version keys.
