@@ -273,11 +273,18 @@ public struct ModelDiff: Sendable {
             changes.append(ModelChange(entity: entity, property: name, kind: .relationshipRenamed(from: before.name)))
         }
         if entityMatches[after.destinationEntityName] != before.destinationEntityName {
+            // Retargeted to an ancestor of the old destination (typically a new parent): every object
+            // linked to is still of the destination entity, so every link is kept.
+            let oldDestination = entityMatches.first { $0.value == before.destinationEntityName }?.key
+            let generalized =
+                oldDestination.flatMap { destination.entity(named: $0) }
+                .map { destination.ancestors(of: $0).contains { $0.name == after.destinationEntityName } } ?? false
             changes.append(
                 ModelChange(
                     entity: entity, property: name,
                     kind: .destinationChanged(from: before.destinationEntityName, to: after.destinationEntityName),
-                    support: .notInferable("the destination is not the old destination or its renamed self")))
+                    support: generalized
+                        ? .inferred : .notInferable("the destination is not the old destination, its renamed self or one of its ancestors")))
         }
         let inverseMatch = after.inverseName.flatMap { inverse in
             destination.entity(named: after.destinationEntityName).flatMap { _ in

@@ -97,10 +97,22 @@ private struct Copier {
     /// could name objects outside them: objects of an entity that left the hierarchy, which stop being
     /// valid targets, so their links are dropped (a link kept would name a row of another table, or the
     /// wrong kind of object).
-    func linkKinds(ofDestination name: String) -> (kept: [Int], dropsSome: Bool) {
+    ///
+    /// - Parameter sourceName: the source entity the links pointed at, when not `name`'s counterpart (a
+    ///   relationship retargeted to a new parent of its old destination).
+    func linkKinds(ofDestination name: String, from sourceName: String? = nil) -> (kept: [Int], dropsSome: Bool) {
         let kept = (destinationSchema.entity(named: name)?.numbersIncludingSubentities ?? []).compactMap { sourceNumbers[$0] }.sorted()
-        let before = diff.entityMatches[name].flatMap { sourceSchema.entity(named: $0)?.numbersIncludingSubentities } ?? []
+        let before = (sourceName ?? diff.entityMatches[name]).flatMap { sourceSchema.entity(named: $0)?.numbersIncludingSubentities } ?? []
         return (kept, !Set(before).isSubset(of: kept))
+    }
+
+    /// The destination entity of the source counterpart of the relationship `name` of the destination
+    /// entity `entityName`.
+    func sourceDestination(ofRelationship name: String, of entityName: String) -> String? {
+        guard let original = diff.entityMatches[entityName].flatMap({ diff.source.entity(named: $0) }),
+            let oldName = diff.propertyMatches[entityName]?[name]
+        else { return nil }
+        return diff.source.allRelationships(of: original).first { $0.name == oldName }?.destinationEntityName
     }
 
     /// `expression IN (?, …)` over the numbers, with the numbers to bind; `0` (false) for none.
@@ -237,7 +249,8 @@ private struct Copier {
             for relationship in diff.destination.allRelationships(of: entity)
             where !relationship.isTransient && !relationship.isOptional && !relationship.isToMany {
                 guard let old = matches[relationship.name], let entityColumn = origin.columns[old]?.entity else { continue }
-                let kinds = linkKinds(ofDestination: relationship.destinationEntityName)
+                let kinds = linkKinds(
+                    ofDestination: relationship.destinationEntityName, from: sourceDestination(ofRelationship: relationship.name, of: entity.name))
                 guard kinds.dropsSome else { continue }
                 let kept = Self.isAmong(entityColumn, kinds.kept)
                 let statement = try connection.prepareUncached(
@@ -342,8 +355,9 @@ private struct Copier {
             }
             // The source entity of the object linked to, and the links kept: those to objects that are
             // still of the relationship's destination entity.
-            let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue)
-            let kinds = linkKinds(ofDestination: relationship.destinationEntityName)
+            let linkedEntity = sourceDestination(ofRelationship: relationship.name, of: entity.name)
+            let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue, linkedEntity)
+            let kinds = linkKinds(ofDestination: relationship.destinationEntityName, from: linkedEntity)
             var linked: (sql: String, values: [StoredValue]) = (oldValue, [])
             var keep: (sql: String, values: [StoredValue])?
             if kinds.dropsSome, let oldEntity {
@@ -409,9 +423,10 @@ private struct Copier {
         return (old.name, sameSide ? old.sourceColumn : old.destinationColumn, sameSide ? old.destinationColumn : old.sourceColumn)
     }
 
-    /// The destination entity number of the object a to-one now points at, read from its source row.
-    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String) throws -> String? {
-        guard let sourceDestination = diff.entityMatches[relationship.destinationEntityName],
+    /// The source entity number of the object a to-one now points at, read from its source row
+    /// (`sourceName` is the entity the source relationship pointed at).
+    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String, _ sourceName: String?) throws -> String? {
+        guard let sourceDestination = sourceName ?? diff.entityMatches[relationship.destinationEntityName],
             let table = sourceSchema.entity(named: sourceDestination)?.tableName
         else { return nil }
         return "(SELECT o.Z_ENT FROM main.\(table) AS o WHERE o.Z_PK = \(value))"
@@ -438,26 +453,36 @@ private struct Copier {
             columns.append(order)
             expressions.append(old.orderColumn ?? "rowid")
         }
-        // Links of objects that left either side's hierarchy are dropped.
+        let kept = keptLinks(of: join, first: first, second: second)
+        let statement = try connection.prepareUncached(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)"
+                + kept.sql)
+        try statement.bind(kept.values)
+        try statement.run()
+    }
+
+    /// A `WHERE` clause (empty when nothing is dropped) keeping the links of a join table whose
+    /// objects are still of the join's two entities: links of objects that left either side's
+    /// hierarchy are dropped. `first` and `second` are the source columns of the two sides' keys.
+    private func keptLinks(of join: JoinTable, first: String, second: String) -> (sql: String, values: [StoredValue]) {
         var conditions: [String] = []
         var values: [StoredValue] = []
         let otherEntity = diff.destination.entity(named: join.sourceEntity).flatMap { entity in
             diff.destination.allRelationships(of: entity).first { $0.name == join.relationship }?.destinationEntityName
         }
-        for (column, entityName) in [(first, join.sourceEntity), (second, otherEntity)] {
-            guard let entityName, let table = diff.entityMatches[entityName].flatMap({ sourceSchema.entity(named: $0)?.tableName })
-            else { continue }
-            let kinds = linkKinds(ofDestination: entityName)
+        let sides = [
+            (first, join.sourceEntity, diff.entityMatches[join.sourceEntity]),
+            (second, otherEntity, sourceDestination(ofRelationship: join.relationship, of: join.sourceEntity)),
+        ]
+        for (column, entityName, sourceName) in sides {
+            guard let entityName, let table = sourceName.flatMap({ sourceSchema.entity(named: $0)?.tableName }) else { continue }
+            let kinds = linkKinds(ofDestination: entityName, from: sourceName)
             guard kinds.dropsSome else { continue }
             let kept = Self.isAmong("o.Z_ENT", kinds.kept)
             conditions.append("\(column) IN (SELECT o.Z_PK FROM main.\(table) AS o WHERE \(kept.sql))")
             values += kept.values
         }
-        let statement = try connection.prepareUncached(
-            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)"
-                + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")))
-        try statement.bind(values)
-        try statement.run()
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
     }
 
     /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
@@ -484,9 +509,12 @@ private struct Copier {
         }
         var columns = [join.sourceColumn, join.destinationColumn]
         if let order = join.orderColumn { columns.append(order) }
-        try connection.execute(
+        let kept = keptLinks(of: join, first: "a", second: "b")
+        let statement = try connection.prepareUncached(
             "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT "
-                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))")
+                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))" + kept.sql)
+        try statement.bind(kept.values)
+        try statement.run()
     }
 
     /// `Z_MAX` of every matched entity: a root's is the largest `Z_MAX` of the source hierarchies its

@@ -12,8 +12,8 @@ import Foundation
 /// Animal (1)  name, legs; keeper → Keeper; fans ⇄ Keeper.favorite; tags ⇄ Tag.animals
 ///   Bird (2)  wingspan; watchers ⇄ Keeper.bird
 ///     Penguin (3)  colony
-///   Fish (4)  fins
-/// Keeper (5)  name; animals ⇄ Animal.keeper; favorite → Animal; bird → Bird
+///   Fish (4)  fins; carers ⇄ Keeper.fish
+/// Keeper (5)  name; animals ⇄ Animal.keeper; favorite → Animal; bird → Bird; fish → Fish
 /// Tag (6)     label; animals ⇄ Animal.tags (join table Z_1TAGS)
 /// ```
 enum ZooBundle {
@@ -39,10 +39,10 @@ enum ZooBundle {
     ]
     static let birdMembers = [attribute("wingspan", "Double"), toMany("watchers", "Keeper", inverse: "bird")]
     static let penguinMembers = [attribute("colony", "String")]
-    static let fishMembers = [attribute("fins", "Integer 16")]
+    static let fishMembers = [attribute("fins", "Integer 16"), toMany("carers", "Keeper", inverse: "fish")]
     static let keeperMembers = [
         attribute("name", "String"), toMany("animals", "Animal", inverse: "keeper"), toOne("favorite", "Animal", inverse: "fans"),
-        toOne("bird", "Bird", inverse: "watchers"),
+        toOne("bird", "Bird", inverse: "watchers"), toOne("fish", "Fish", inverse: "carers"),
     ]
     static let tagMembers = [attribute("label", "String"), toMany("animals", "Animal", inverse: "tags")]
 
@@ -93,8 +93,8 @@ enum ZooBundle {
     /// | 3 | 3 Penguin | 3 | Pingu | 2 | 2 | 0.5 | Ross | |
     /// | 4 | 4 Fish | 1 | Nemo | 0 | | | | 3 |
     ///
-    /// Keepers: Ann (1) favorite Tweety (2, entity 2), bird Pingu (3, entity 3); Bob (2) favorite Nemo
-    /// (4, entity 4), bird Tweety (2, entity 2). Tags: loud (1) on Tweety and Pingu; wet (2) on Nemo
+    /// Keepers: Ann (1) favorite Tweety (2, entity 2), bird Pingu (3, entity 3), fish Nemo (4; Fish has
+    /// no sub-entity, so no entity column); Bob (2) favorite Nemo (4, entity 4), bird Tweety (2, entity 2). Tags: loud (1) on Tweety and Pingu; wet (2) on Nemo
     /// and Rex. `Z_MAX`: Animal 9 (objects 5–9 were deleted), Keeper 2, Tag 2.
     static func version1Store(in folder: URL, bundle: LoadedBundle) throws -> URL {
         let url = folder.appendingPathComponent("Zoo.sqlite")
@@ -108,9 +108,9 @@ enum ZooBundle {
                 (2, 2, 2, 'Tweety', 2, 1, 0.25, NULL, NULL),
                 (3, 3, 3, 'Pingu', 2, 2, 0.5, 'Ross', NULL),
                 (4, 4, 1, 'Nemo', 0, NULL, NULL, NULL, 3);
-            INSERT INTO ZKEEPER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZFAVORITE, Z1_FAVORITE, ZBIRD, Z2_BIRD) VALUES
-                (1, 5, 1, 'Ann', 2, 2, 3, 3),
-                (2, 5, 1, 'Bob', 4, 4, 2, 2);
+            INSERT INTO ZKEEPER (Z_PK, Z_ENT, Z_OPT, ZNAME, ZFAVORITE, Z1_FAVORITE, ZBIRD, Z2_BIRD, ZFISH) VALUES
+                (1, 5, 1, 'Ann', 2, 2, 3, 3, 4),
+                (2, 5, 1, 'Bob', 4, 4, 2, 2, NULL);
             INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZLABEL) VALUES (1, 6, 1, 'loud'), (2, 6, 1, 'wet');
             INSERT INTO Z_1TAGS (Z_1ANIMALS, Z_6TAGS) VALUES (2, 1), (3, 1), (4, 2), (1, 2);
             UPDATE Z_PRIMARYKEY SET Z_MAX = 9 WHERE Z_ENT = 1;
