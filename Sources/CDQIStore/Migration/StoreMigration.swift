@@ -259,7 +259,7 @@ private struct Copier {
                 if try statement.step(), statement.int64(0) > 0 {
                     problems.append(
                         "\(statement.int64(0)) \(entity.name) object(s) have a required \(relationship.name) naming an object that is no "
-                            + "longer a \(relationship.destinationEntityName)")
+                            + "longer of entity \(relationship.destinationEntityName) (it left the hierarchy)")
                 }
             }
         }

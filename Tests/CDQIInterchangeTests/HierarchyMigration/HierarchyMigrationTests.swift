@@ -243,6 +243,50 @@ struct HierarchyMigrationTests {
     }
 }
 
+/// A required to-one whose link would be dropped (the object it names leaves the destination's
+/// hierarchy) is refused as a missing value, before anything is written.
+@Suite("Lightweight migration: required links to objects leaving a hierarchy")
+struct HierarchyRequiredLinkTests {
+    @Test("Ann's required favorite Animal is Tweety, whose Bird leaves Animal: refused, the store unchanged")
+    func requiredLinkDropped() throws {
+        var keeper = ZooBundle.keeperMembers
+        keeper[2] = #"<relationship name="favorite" maxCount="1" deletionRule="Nullify" destinationEntity="Animal" inverseName="fans" inverseEntity="Animal"/>"#
+        let changed = [
+            ZooBundle.entity("Animal", members: ZooBundle.animalMembers),
+            ZooBundle.entity("Fish", parent: "Animal", members: ZooBundle.fishMembers),
+            ZooBundle.entity("Bird", members: [ZooBundle.attribute("name", "String")] + ZooBundle.birdMembers),
+            ZooBundle.entity("Penguin", parent: "Bird", members: ZooBundle.penguinMembers),
+            ZooBundle.entity("Keeper", members: keeper),
+            ZooBundle.entity("Tag", members: ZooBundle.tagMembers),
+        ]
+        let folder = try InterchangeTestSupport.Folder()
+        let bundle = try ZooBundle.bundle(in: folder.url, changed: changed)
+        let url = try ZooBundle.version1Store(in: folder.url, bundle: bundle)
+        let before = try Self.content(of: url)
+        #expect(
+            throws: MigrationError.missingValues(
+                store: url.path,
+                problems: ["1 Keeper object(s) have a required favorite naming an object that is no longer of entity Animal (it left the hierarchy)"])
+        ) {
+            try bundle.migrateStore(at: url)
+        }
+        // The check runs once the store is checkpointed (its journal mode switched back and forth), so
+        // the content is compared, not the bytes.
+        #expect(try Self.content(of: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".cdqi-migrating"))
+        #expect(try StoreMetadata.read(from: url).isCompatible(with: try #require(bundle.version(named: "Zoo")).model))
+    }
+
+    /// The schema and every row of every table.
+    static func content(of url: URL) throws -> [[String]] {
+        var content = try HierarchyMigrationTests.schema(of: url).map { [$0] }
+        for table in try HierarchyMigrationTests.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", in: url) {
+            content += try HierarchyMigrationTests.rows("SELECT * FROM \(table[0])", in: url).sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        return content
+    }
+}
+
 /// What Core Data refuses: merging two hierarchies into one table (and, here, a to-one narrowed to a
 /// sub-entity of its destination). Refused before anything is written, each offending change named.
 @Suite("Lightweight migration: hierarchy refusals")
