@@ -11,8 +11,8 @@ import Foundation
 /// ```
 /// Animal (1)  name, legs; keeper → Keeper; fans ⇄ Keeper.favorite; tags ⇄ Tag.animals
 ///   Bird (2)  wingspan; watchers ⇄ Keeper.bird
-///     Penguin (3)  colony
-///   Fish (4)  fins; carers ⇄ Keeper.fish
+///     Penguin (3)  colony; fishes ⇄ Fish.penguins (join table Z_3FISHES)
+///   Fish (4)  fins; carers ⇄ Keeper.fish; penguins ⇄ Penguin.fishes
 /// Keeper (5)  name; animals ⇄ Animal.keeper; favorite → Animal; bird → Bird; fish → Fish
 /// Tag (6)     label; animals ⇄ Animal.tags (join table Z_1TAGS)
 /// ```
@@ -38,8 +38,10 @@ enum ZooBundle {
         toMany("fans", "Keeper", inverse: "favorite"), toMany("tags", "Tag", inverse: "animals"),
     ]
     static let birdMembers = [attribute("wingspan", "Double"), toMany("watchers", "Keeper", inverse: "bird")]
-    static let penguinMembers = [attribute("colony", "String")]
-    static let fishMembers = [attribute("fins", "Integer 16"), toMany("carers", "Keeper", inverse: "fish")]
+    static let penguinMembers = [attribute("colony", "String"), toMany("fishes", "Fish", inverse: "penguins")]
+    static let fishMembers = [
+        attribute("fins", "Integer 16"), toMany("carers", "Keeper", inverse: "fish"), toMany("penguins", "Penguin", inverse: "fishes"),
+    ]
     static let keeperMembers = [
         attribute("name", "String"), toMany("animals", "Animal", inverse: "keeper"), toOne("favorite", "Animal", inverse: "fans"),
         toOne("bird", "Bird", inverse: "watchers"), toOne("fish", "Fish", inverse: "carers"),
@@ -95,7 +97,7 @@ enum ZooBundle {
     ///
     /// Keepers: Ann (1) favorite Tweety (2, entity 2), bird Pingu (3, entity 3), fish Nemo (4; Fish has
     /// no sub-entity, so no entity column); Bob (2) favorite Nemo (4, entity 4), bird Tweety (2, entity 2). Tags: loud (1) on Tweety and Pingu; wet (2) on Nemo
-    /// and Rex. `Z_MAX`: Animal 9 (objects 5–9 were deleted), Keeper 2, Tag 2.
+    /// and Rex. Pingu's fishes: Nemo. `Z_MAX`: Animal 9 (objects 5–9 were deleted), Keeper 2, Tag 2.
     static func version1Store(in folder: URL, bundle: LoadedBundle) throws -> URL {
         let url = folder.appendingPathComponent("Zoo.sqlite")
         guard let model = bundle.version(named: "Zoo")?.model else { throw CocoaError(.fileReadUnknown) }
@@ -113,6 +115,7 @@ enum ZooBundle {
                 (2, 5, 1, 'Bob', 4, 4, 2, 2, NULL);
             INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZLABEL) VALUES (1, 6, 1, 'loud'), (2, 6, 1, 'wet');
             INSERT INTO Z_1TAGS (Z_1ANIMALS, Z_6TAGS) VALUES (2, 1), (3, 1), (4, 2), (1, 2);
+            INSERT INTO Z_3FISHES (Z_3PENGUINS, Z_4FISHES) VALUES (3, 4);
             UPDATE Z_PRIMARYKEY SET Z_MAX = 9 WHERE Z_ENT = 1;
             UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_ENT IN (5, 6);
             """)
