@@ -17,7 +17,7 @@ struct HierarchyMigrationTests {
     /// give (destination hashes, a fresh store's layout, a clean `cdqi check`, the store opens with the
     /// destination), then runs `body` on the migrated store.
     static func migrate(
-        to changed: [String], changes expected: Set<String>,
+        to changed: [String], changes expected: Set<String>, objects: Int = 8,
         _ body: (_ url: URL, _ model: ManagedObjectModel) throws -> Void
     ) throws {
         let folder = try InterchangeTestSupport.Folder()
@@ -28,7 +28,7 @@ struct HierarchyMigrationTests {
         #expect(plan.refusals.isEmpty, "\(plan.refusals)")
         #expect(Set(plan.changes.map(\.description)) == expected)
         let report = try bundle.migrateStore(at: url)
-        #expect(report.objectCount == 8)  // four animals, two keepers, two tags
+        #expect(report.objectCount == objects)  // 8: four animals, two keepers, two tags
         let model = bundle.current.model
         let metadata = try StoreMetadata.read(from: url)
         #expect(metadata.isCompatible(with: model))
@@ -248,6 +248,46 @@ struct HierarchyMigrationTests {
                 try Self.primaryKeys(url) == [
                     ["1", "Animal", "0", "9"], ["2", "Bird", "1", "0"], ["3", "Fish", "1", "0"], ["4", "Penguin", "3", "0"],
                     ["5", "Keeper", "0", "2"], ["6", "Tag", "0", "2"],
+                ])
+        }
+    }
+}
+
+extension HierarchyMigrationTests {
+    @Test("a parent is removed: its objects go, its sub-entity moves up to the grandparent, links to the removed objects dropped")
+    func parentRemoved() throws {
+        // Animal (1) ← Fish (2), Penguin (3); Keeper 4, Tag 5. Bird and Keeper.bird are gone; wingspan moves down to Penguin.
+        let changed = [
+            ZooBundle.entity("Animal", members: ZooBundle.animalMembers),
+            ZooBundle.entity("Penguin", parent: "Animal", members: [ZooBundle.attribute("wingspan", "Double")] + ZooBundle.penguinMembers),
+            ZooBundle.entity("Fish", parent: "Animal", members: ZooBundle.fishMembers),
+            ZooBundle.entity("Keeper", members: ZooBundle.keeperMembers.filter { !$0.contains(#"name="bird""#) }),
+            ZooBundle.entity("Tag", members: ZooBundle.tagMembers),
+        ]
+        let expected: Set = [
+            "remove entity Bird (its objects are deleted)", "change the parent of Penguin from Bird to Animal",
+            "remove relationship Penguin.watchers (links dropped)", "remove relationship Keeper.bird (links dropped)",
+        ]
+        try Self.migrate(to: changed, changes: expected, objects: 7) { url, _ throws in
+            #expect(
+                try Self.rows("SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZWINGSPAN, ZCOLONY, ZFINS FROM ZANIMAL ORDER BY Z_PK", in: url) == [
+                    ["1", "1", "1", "Rex", "NULL", "NULL", "NULL"], ["3", "3", "3", "Pingu", "0.5", "Ross", "NULL"],
+                    ["4", "2", "1", "Nemo", "NULL", "NULL", "3"],
+                ])
+            // Ann's favorite, Tweety, was deleted with Bird: no key left naming a missing row.
+            #expect(
+                try Self.rows("SELECT Z_PK, ZFAVORITE, Z1_FAVORITE, ZFISH FROM ZKEEPER ORDER BY Z_PK", in: url) == [
+                    ["1", "NULL", "NULL", "4"], ["2", "4", "2", "NULL"],
+                ])
+            #expect(
+                try Self.rows("SELECT Z_1ANIMALS, Z_5TAGS FROM Z_1TAGS ORDER BY Z_5TAGS, Z_1ANIMALS", in: url) == [
+                    ["3", "1"], ["1", "2"], ["4", "2"],
+                ])
+            #expect(try Self.rows("SELECT Z_2FISHES, Z_3PENGUINS FROM Z_2PENGUINS", in: url) == [["4", "3"]])
+            #expect(
+                try Self.primaryKeys(url) == [
+                    ["1", "Animal", "0", "9"], ["2", "Fish", "1", "0"], ["3", "Penguin", "1", "0"], ["4", "Keeper", "0", "2"],
+                    ["5", "Tag", "0", "2"],
                 ])
         }
     }
