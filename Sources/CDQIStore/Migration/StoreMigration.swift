@@ -432,15 +432,48 @@ private struct Copier {
         return "(SELECT o.Z_ENT FROM main.\(table) AS o WHERE o.Z_PK = \(value))"
     }
 
+    /// Fills a destination join table from the relationship's source counterparts: the naming entity's
+    /// own, and those of its sub-entities that existed (a relationship moved up to a new parent, or to an
+    /// entity that did not have it), each source relationship once.
     private func copyJoinTable(_ join: JoinTable, _ connection: SQLiteConnection) throws {
-        guard let sourceName = diff.entityMatches[join.sourceEntity],
-            let oldName = diff.propertyMatches[join.sourceEntity]?[join.relationship],
-            let origin = sourceSchema.entity(named: sourceName)
-        else { return }
+        guard let named = diff.destination.entity(named: join.sourceEntity) else { return }
+        var copied: Set<String> = []
+        for entity in [named] + descendants(of: named) {
+            guard let sourceName = diff.entityMatches[entity.name], let original = diff.source.entity(named: sourceName),
+                let oldName = diff.propertyMatches[entity.name]?[join.relationship]
+            else { continue }
+            let declaring =
+                ([original] + diff.source.ancestors(of: original)).first { $0.relationships.contains { $0.name == oldName } }?.name ?? sourceName
+            guard copied.insert("\(declaring).\(oldName)").inserted else { continue }
+            let otherSource = diff.source.allRelationships(of: original).first { $0.name == oldName }?.destinationEntityName
+            try copyJoinTable(join, from: declaring, oldName: oldName, otherSource: otherSource, connection)
+        }
+    }
+
+    /// The entity's descendants in the destination model, each once.
+    private func descendants(of entity: EntityDescription) -> [EntityDescription] {
+        var found: [EntityDescription] = []
+        var seen: Set<String> = [entity.name]
+        var pending = diff.destination.subentities(of: entity)
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard seen.insert(next.name).inserted else { continue }
+            found.append(next)
+            pending += diff.destination.subentities(of: next)
+        }
+        return found
+    }
+
+    /// Copies the links of the source relationship `oldName` of `sourceName` (the entity declaring it)
+    /// into the destination join table.
+    private func copyJoinTable(
+        _ join: JoinTable, from sourceName: String, oldName: String, otherSource: String?, _ connection: SQLiteConnection
+    ) throws {
+        guard let origin = sourceSchema.entity(named: sourceName) else { return }
         guard let oldTableName = origin.columns[oldName]?.joinTable,
             let old = sourceSchema.joinTables.first(where: { $0.name == oldTableName })
         else {
-            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, connection)
+            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, otherSource: otherSource, connection)
             return
         }
         let lineage = Set([sourceName] + (diff.source.entity(named: sourceName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
@@ -453,7 +486,7 @@ private struct Copier {
             columns.append(order)
             expressions.append(old.orderColumn ?? "rowid")
         }
-        let kept = keptLinks(of: join, first: first, second: second)
+        let kept = keptLinks(of: join, first: first, second: second, ownSource: sourceName, otherSource: otherSource)
         let statement = try connection.prepareUncached(
             "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)"
                 + kept.sql)
@@ -463,18 +496,17 @@ private struct Copier {
 
     /// A `WHERE` clause (empty when nothing is dropped) keeping the links of a join table whose
     /// objects are still of the join's two entities: links of objects that left either side's
-    /// hierarchy are dropped. `first` and `second` are the source columns of the two sides' keys.
-    private func keptLinks(of join: JoinTable, first: String, second: String) -> (sql: String, values: [StoredValue]) {
+    /// hierarchy are dropped. `first` and `second` are the source columns of the two sides' keys,
+    /// `ownSource` and `otherSource` the source entities whose objects they name.
+    private func keptLinks(
+        of join: JoinTable, first: String, second: String, ownSource: String, otherSource: String?
+    ) -> (sql: String, values: [StoredValue]) {
         var conditions: [String] = []
         var values: [StoredValue] = []
         let otherEntity = diff.destination.entity(named: join.sourceEntity).flatMap { entity in
             diff.destination.allRelationships(of: entity).first { $0.name == join.relationship }?.destinationEntityName
         }
-        let sides = [
-            (first, join.sourceEntity, diff.entityMatches[join.sourceEntity]),
-            (second, otherEntity, sourceDestination(ofRelationship: join.relationship, of: join.sourceEntity)),
-        ]
-        for (column, entityName, sourceName) in sides {
+        for (column, entityName, sourceName) in [(first, join.sourceEntity, ownSource), (second, otherEntity, otherSource)] {
             guard let entityName, let table = sourceName.flatMap({ sourceSchema.entity(named: $0)?.tableName }) else { continue }
             let kinds = linkKinds(ofDestination: entityName, from: sourceName)
             guard kinds.dropsSome else { continue }
@@ -487,7 +519,7 @@ private struct Copier {
 
     /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
     private func fillJoinTableFromForeignKey(
-        _ join: JoinTable, sourceName: String, oldName: String, _ connection: SQLiteConnection
+        _ join: JoinTable, sourceName: String, oldName: String, otherSource: String?, _ connection: SQLiteConnection
     ) throws {
         guard let entity = diff.source.entity(named: sourceName),
             let relationship = diff.source.allRelationships(of: entity).first(where: { $0.name == oldName }),
@@ -509,7 +541,7 @@ private struct Copier {
         }
         var columns = [join.sourceColumn, join.destinationColumn]
         if let order = join.orderColumn { columns.append(order) }
-        let kept = keptLinks(of: join, first: "a", second: "b")
+        let kept = keptLinks(of: join, first: "a", second: "b", ownSource: sourceName, otherSource: otherSource)
         let statement = try connection.prepareUncached(
             "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT "
                 + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))" + kept.sql)
