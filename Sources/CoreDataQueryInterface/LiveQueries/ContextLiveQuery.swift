@@ -68,12 +68,14 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while var updated = await cycle.nextFetch(isolation: actor) {
-                updated.formUnion(renameSavedTemporaries())
+            while var changes = await cycle.nextFetch(isolation: actor) {
+                let renamed = renameSavedTemporaries()
+                changes.updated.formUnion(renamed)
+                changes.touched.formUnion(renamed)
                 let fetched: (element: Element?, state: any Sendable)
                 do {
-                    let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
-                    fetched = try observer.step(previous: cycle.state, updated: updated, on: target)
+                    fetched = try observer.step(
+                        previous: cycle.state, changes: changes, on: context, includesUnsavedChanges: includesUnsavedChanges)
                 } catch {
                     throw cycle.fail(error)
                 }
@@ -92,7 +94,16 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// Rewrites the previous results' keys of objects saved since (temporary ID → permanent ID), and
         /// returns their permanent IDs (their rows changed in place).
         private mutating func renameSavedTemporaries() -> Set<ManagedObjectID> {
-            guard !temporaries.isEmpty, var keys = cycle.state as? [LiveRowKey] else { return [] }
+            guard !temporaries.isEmpty else { return [] }
+            if var results = cycle.state as? IncrementalResults {
+                var renames: [ManagedObjectID: ManagedObjectID] = [:]
+                for (id, object) in temporaries where object.objectID != id && results.contains(id) { renames[id] = object.objectID }
+                guard !renames.isEmpty else { return [] }
+                results.rename(renames)
+                cycle.state = results
+                return Set(renames.values)
+            }
+            guard var keys = cycle.state as? [LiveRowKey] else { return [] }
             var renamed = Set<ManagedObjectID>()
             for (offset, key) in keys.enumerated() {
                 guard let id = key.objectID, let object = temporaries[id], object.objectID != id else { continue }
@@ -106,7 +117,15 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// Keeps the objects behind the temporary IDs of the results just fetched.
         private mutating func rememberTemporaries() {
             temporaries = [:]
-            guard includesUnsavedChanges, let keys = cycle.state as? [LiveRowKey] else { return }
+            guard includesUnsavedChanges else { return }
+            if let results = cycle.state as? IncrementalResults {
+                // Objects with temporary IDs have unsaved changes: they are among those the results track.
+                for id in results.unsavedIDs where id.isTemporaryID && results.contains(id) {
+                    if let object = context.registeredObject(for: id) { temporaries[id] = object }
+                }
+                return
+            }
+            guard let keys = cycle.state as? [LiveRowKey] else { return }
             for key in keys {
                 guard let id = key.objectID, id.isTemporaryID, let object = context.registeredObject(for: id) else { continue }
                 temporaries[id] = object

@@ -51,10 +51,10 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while let updated = await cycle.nextFetch(isolation: actor) {
+            while let changes = await cycle.nextFetch(isolation: actor) {
                 let fetched: (element: Element?, state: any Sendable)
                 do {
-                    fetched = try await observer.step(previous: cycle.state, updated: updated, in: container)
+                    fetched = try await observer.step(previous: cycle.state, changes: changes, in: container)
                 } catch {
                     throw cycle.fail(error)
                 }
