@@ -95,12 +95,10 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// returns their permanent IDs (their rows changed in place).
         private mutating func renameSavedTemporaries() -> Set<ManagedObjectID> {
             guard !temporaries.isEmpty else { return [] }
-            if var results = cycle.state as? IncrementalResults {
+            if let state = cycle.state as? LiveIDListState {
                 var renames: [ManagedObjectID: ManagedObjectID] = [:]
-                for (id, object) in temporaries where object.objectID != id && results.contains(id) { renames[id] = object.objectID }
-                guard !renames.isEmpty else { return [] }
-                results.rename(renames)
-                cycle.state = results
+                for (id, object) in temporaries where object.objectID != id && state.results.contains(id) { renames[id] = object.objectID }
+                state.results.rename(renames)
                 return Set(renames.values)
             }
             guard var keys = cycle.state as? [LiveRowKey] else { return [] }
@@ -118,7 +116,7 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         private mutating func rememberTemporaries() {
             temporaries = [:]
             guard includesUnsavedChanges else { return }
-            if let results = cycle.state as? IncrementalResults {
+            if let results = (cycle.state as? LiveIDListState)?.results {
                 // Objects with temporary IDs have unsaved changes: they are among those the results track.
                 for id in results.unsavedIDs where id.isTemporaryID && results.contains(id) {
                     if let object = context.registeredObject(for: id) { temporaries[id] = object }

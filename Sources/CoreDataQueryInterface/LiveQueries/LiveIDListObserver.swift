@@ -28,18 +28,18 @@ struct LiveIDListObserver: LiveQueryObserving {
     func step(
         previous: (any Sendable)?, changes: LiveQueryChanges, on context: ManagedObjectContext, includesUnsavedChanges: Bool
     ) throws(QueryError) -> (element: Element?, state: any Sendable) {
-        if var results = previous as? IncrementalResults, changes.isComplete {
-            let outcome =
-                includesUnsavedChanges
-                ? results.apply(touched: changes.touched, updated: changes.updated, in: context)
-                : results.apply(touched: changes.touched, updated: changes.updated, storeOf: context.coordinator)
-            if let applied = Self.element(outcome, results: results) { return applied }
-        }
         // A context that does not merge other contexts' saves keeps its objects' old values, and its
         // fetch sorts by them when it has unsaved changes: only a fetch tells what it returns.
         let coherent = !includesUnsavedChanges || context.automaticallyMergesChangesFromParent
+        if let state = previous as? LiveIDListState, changes.isComplete, coherent {
+            let outcome =
+                includesUnsavedChanges
+                ? state.results.apply(touched: changes.touched, updated: changes.updated, in: context)
+                : state.results.apply(touched: changes.touched, updated: changes.updated, storeOf: context.coordinator)
+            if let applied = Self.element(outcome, state: state) { return applied }
+        }
         guard coherent, let plan = IncrementalResultsPlan(request: request, model: context.coordinator.model) else {
-            let before = (previous as? IncrementalResults).map { $0.ids.map(LiveRowKey.object) } ?? previous
+            let before = (previous as? LiveIDListState).map { $0.results.ids.map(LiveRowKey.object) } ?? previous
             return try refetch(previous: before, updated: changes.updated, on: context, includesUnsavedChanges: includesUnsavedChanges)
         }
         let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
@@ -57,9 +57,9 @@ struct LiveIDListObserver: LiveQueryObserving {
     func step(
         previous: (any Sendable)?, changes: LiveQueryChanges, in container: PersistentContainer
     ) async throws(QueryError) -> (element: Element?, state: any Sendable) {
-        if var results = previous as? IncrementalResults, changes.isComplete {
-            let outcome = results.apply(touched: changes.touched, updated: changes.updated, storeOf: container.coordinator)
-            if let applied = Self.element(outcome, results: results) { return applied }
+        if let state = previous as? LiveIDListState, changes.isComplete {
+            let outcome = state.results.apply(touched: changes.touched, updated: changes.updated, storeOf: container.coordinator)
+            if let applied = Self.element(outcome, state: state) { return applied }
         }
         guard let plan = IncrementalResultsPlan(request: request, model: container.coordinator.model) else {
             return try await refetch(previous: previous, updated: changes.updated, in: container)
@@ -72,17 +72,17 @@ struct LiveIDListObserver: LiveQueryObserving {
 
     /// The element for an applied change, or `nil` when it must be fetched again.
     private static func element(
-        _ outcome: IncrementalResults.Outcome, results: IncrementalResults
+        _ outcome: IncrementalResults.Outcome, state: LiveIDListState
     ) -> (element: Element?, state: any Sendable)? {
         switch outcome {
         case .unchanged:
-            return (nil, results)
+            return (nil, state)
         case .changed(let splice):
             let change = LiveQueryChange(
-                results: results.ids, isInitial: false, removed: splice.removed, inserted: splice.inserted,
+                results: state.results.ids, isInitial: false, removed: splice.removed, inserted: splice.inserted,
                 moved: splice.moved.map { LiveQueryChange<ManagedObjectID>.Move(from: $0.from, to: $0.to) },
                 updated: splice.updated)
-            return (change, results)
+            return (change, state)
         case .refetch:
             return nil
         }
@@ -93,8 +93,8 @@ struct LiveIDListObserver: LiveQueryObserving {
         previous: (any Sendable)?, fetched: IncrementalResults, updated: Set<ManagedObjectID>
     ) -> (element: Element?, state: any Sendable) {
         let before: [ManagedObjectID]? =
-            if let results = previous as? IncrementalResults {
-                results.ids
+            if let state = previous as? LiveIDListState {
+                state.results.ids
             } else if let keys = previous as? [LiveRowKey] {
                 keys.compactMap(\.objectID)
             } else {
@@ -102,6 +102,18 @@ struct LiveIDListObserver: LiveQueryObserving {
             }
         let change = LiveQueryDifference.change(
             from: before, to: fetched.ids, results: fetched.ids, updated: updated, objectID: { $0 })
-        return (change, fetched)
+        return (change, LiveIDListState(fetched))
+    }
+}
+
+/// The results an ``LiveIDListObserver`` keeps between steps. A reference, so that a step changes them
+/// in place: copying 10,000 IDs with their keys would cost more than the step itself.
+///
+/// `@unchecked Sendable`: it is only used by the iterator that holds it, one step at a time.
+final class LiveIDListState: @unchecked Sendable {
+    var results: IncrementalResults
+
+    init(_ results: IncrementalResults) {
+        self.results = results
     }
 }
