@@ -2,9 +2,9 @@ import CDQIStore
 import Foundation
 
 /// The changes a live query has not looked at yet. The coordinator's saves are gathered as they are
-/// written (a ``StoreChangeLog``), so a fetch always knows every save finished before it; pump tasks
-/// move each event of the watched async sources (the coordinator's saves; for a context's live query,
-/// also the context's own changes) into it and wake the iterator. Events that arrive while the consumer
+/// written (a ``StoreChangeLog``), so a step always knows every save finished before it; pump tasks
+/// move each event of the watched async sources (the coordinator's saves, whose changes they add too;
+/// for a context's live query, also the context's own changes) into it and wake the iterator. Events that arrive while the consumer
 /// is busy are gathered, so one step covers them all (the wake-up stream keeps at most one pending
 /// wake-up).
 ///
@@ -51,9 +51,13 @@ final class LiveQuerySignal: Sendable {
         log = StoreChangeLog(coordinator: coordinator)
         var pumps = [
             Self.pump(coordinator.saves, into: pending, waking: continuation) { save -> LiveQueryChanges? in
-                // The log has a save of this coordinator already; a write of another process names its
-                // inserted rows only.
-                LiveQueryChanges(isComplete: save.origin == .context)
+                // A write of another process names its inserted rows only.
+                guard save.origin == .context else { return LiveQueryChanges(isComplete: false) }
+                // The log has this save too, unless the step this event wakes runs before the coordinator
+                // has written the save into it (it announces the save first).
+                let changes = save.changes
+                return LiveQueryChanges(
+                    touched: changes.inserted.union(changes.updated).union(changes.deleted), updated: changes.updated)
             }
         ]
         if let context {
