@@ -166,6 +166,12 @@ package struct IncrementalResults: Sendable {
             oldOffsets[id] = offset
         }
         if oldOffsets.isEmpty && placed.isEmpty { return .unchanged }
+        // One result placed again (the common change): moved in place, shifting only the rows between.
+        if oldOffsets.count == 1, placed.count == 1, let old = oldOffsets.first, let key = placed[old.key] {
+            let to = move(from: old.value, to: key)
+            members[old.key] = key
+            return Self.splice(old: oldOffsets, new: [old.key: to], updated: updated)
+        }
         for offset in oldOffsets.values.sorted(by: >) {
             ids.remove(at: offset)
             keys.remove(at: offset)
@@ -183,6 +189,36 @@ package struct IncrementalResults: Sendable {
             newOffsets[key.tie] = offset
         }
         return Self.splice(old: oldOffsets, new: newOffsets, updated: updated)
+    }
+
+    /// Moves the result at `from` to where `key` places it among the others, gives it that key, and
+    /// returns its new offset.
+    private mutating func move(from: Int, to key: Key) -> Int {
+        // The first offset, among the results but the moving one, whose key is not before `key`.
+        var low = 0, high = keys.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(keys[middle < from ? middle : middle + 1], key) { low = middle + 1 } else { high = middle }
+        }
+        Self.move(&ids, from: from, to: low)
+        Self.move(&keys, from: from, to: low)
+        keys[low] = key
+        return low
+    }
+
+    /// Moves one element of `array` from `from` to `to`, sliding the elements between by one.
+    private static func move<Element>(_ array: inout [Element], from: Int, to: Int) {
+        guard from != to, array.indices.contains(from), array.indices.contains(to) else { return }
+        array.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let moving = (base + from).move()
+            if to < from {
+                (base + to + 1).moveInitialize(from: base + to, count: from - to)
+            } else {
+                (base + from).moveInitialize(from: base + from + 1, count: to - from)
+            }
+            (base + to).initialize(to: moving)
+        }
     }
 
     /// The changeset for objects that left (`old` only), entered (`new` only) or were placed again

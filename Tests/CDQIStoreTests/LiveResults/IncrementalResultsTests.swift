@@ -153,7 +153,19 @@ import Testing
         #expect(try names(results.ids, coordinator) == ["f", "a2", "c", "e", "b", "d"] && results.ids == (try fresh()))
         #expect(entered.inserted == [0, 3] && entered.removed.isEmpty && entered.moved.isEmpty)
 
-        // d deleted, c out (rank -3): offsets 5 and 2 of the list before.
+        // b 4 → 0: tied with f, before it (b's primary key is lower): from offset 4 to 0.
+        try write(coordinator) { context in
+            try context.existingObject(with: try #require(ids["b"])).setValue(Int64(0), forKey: "rank")
+            return [:]
+        }
+        guard case .changed(let tied) = change(["b"], updated: ["b"]) else {
+            Issue.record("b's tie")
+            return
+        }
+        #expect(try names(results.ids, coordinator) == ["b", "f", "a2", "c", "e", "d"] && results.ids == (try fresh()))
+        #expect(tied.moved.map(\.from) == [4] && tied.moved.map(\.to) == [0] && tied.removed.isEmpty && tied.inserted.isEmpty)
+
+        // d deleted, c out (rank -3): offsets 5 and 3 of the list before.
         try write(coordinator) { context in
             try context.delete(try context.existingObject(with: try #require(ids["d"])))
             try context.existingObject(with: try #require(ids["c"])).setValue(Int64(-3), forKey: "rank")
@@ -163,8 +175,8 @@ import Testing
             Issue.record("d and c")
             return
         }
-        #expect(try names(results.ids, coordinator) == ["f", "a2", "e", "b"] && results.ids == (try fresh()))
-        #expect(left.removed == [2, 5] && left.inserted.isEmpty && left.moved.isEmpty)
+        #expect(try names(results.ids, coordinator) == ["b", "f", "a2", "e"] && results.ids == (try fresh()))
+        #expect(left.removed == [3, 5] && left.inserted.isEmpty && left.moved.isEmpty)
 
         // An Other saved: not an Item, and the request reads no Other.
         ids["o"] = try write(coordinator) { context in
