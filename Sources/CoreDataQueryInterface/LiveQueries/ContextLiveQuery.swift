@@ -16,11 +16,15 @@ import CDQIStore
 ///   are not; without, it is what the store holds, fetched on a fresh context of the coordinator.
 ///   Object and ID results and counts see unsaved changes; typed rows, aggregates and dictionaries are
 ///   what the store holds either way, as Core Data's dictionary fetches ignore pending changes.
-///   Changes that arrive while the consumer is busy are coalesced into one fetch; a change that leaves
+///   Changes that arrive while the consumer is busy are coalesced into one step; a change that leaves
 ///   the results as they were yields nothing. When the context saves an object the results hold with
 ///   a temporary ID, the next element has its permanent ID at the same offset, reported in
 ///   ``LiveQueryChange/updated``, not as a removal and an insertion; the rows of the other objects a
 ///   save writes are reported as updated too.
+/// - **Incremental**: a sorted object-ID list without a window is kept up to date from the changed
+///   objects (as ``LiveQuery`` keeps it), also with unsaved changes when the context merges other
+///   contexts' saves (``ManagedObjectContext/automaticallyMergesChangesFromParent``); otherwise, and for
+///   other results, each step fetches again.
 /// - **Isolation**: the context is not `Sendable`, and neither is this sequence: iterate it where the
 ///   context is used (the task or actor that made it).
 /// - **Ending**: cancelling the iterating task (or leaving the loop) ends the sequence and its
