@@ -20,16 +20,10 @@ package final class StoreChangeLog: Sendable {
         coordinator.unfollow(inbox)
     }
 
-    /// The objects the saves since the last call touched (inserted, updated, deleted), and those they
-    /// inserted or updated.
-    package func take() -> (touched: Set<ManagedObjectID>, written: Set<ManagedObjectID>) {
-        var touched = Set<ManagedObjectID>(), written = Set<ManagedObjectID>()
-        for save in inbox.take() {
-            written.formUnion(save.inserted)
-            written.formUnion(save.updated)
-            touched.formUnion(save.deleted)
+    /// The saves since the last call, oldest first.
+    package func take() -> [SaveChanges] {
+        inbox.take().map { save in
+            SaveChanges(inserted: Set(save.inserted), updated: Set(save.updated), deleted: Set(save.deleted))
         }
-        touched.formUnion(written)
-        return (touched, written)
     }
 }

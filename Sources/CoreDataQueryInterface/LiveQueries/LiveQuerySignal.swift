@@ -12,22 +12,53 @@ import Foundation
 /// fetch is missed. The pumps end, and the subscriptions with them, when the iterator's wake-up stream
 /// ends (its task was cancelled) or the signal goes away.
 final class LiveQuerySignal: Sendable {
-    /// What the events not taken yet said.
+    /// What the events not taken yet said, and the saves seen through one way only so far.
     private final class Pending: @unchecked Sendable {
-        /// Guards `changes`.
+        /// Guards the properties below.
         private let lock = NSLock()
         private var changes = LiveQueryChanges()
+        /// Saves taken from the coordinator's events whose copy in the log has not come yet, and saves
+        /// taken from the log whose event has not come yet (a few at most; the oldest are dropped).
+        private var fromEvents: [SaveChanges] = []
+        private var fromLog: [SaveChanges] = []
 
         func add(_ objects: LiveQueryChanges) {
             guard !objects.isEmpty else { return }
             lock.withLock { changes.formUnion(objects) }
         }
 
-        func take() -> LiveQueryChanges {
+        /// Adds a save announced by the coordinator, unless the log brought it already.
+        func addAnnounced(_ save: SaveChanges) {
             lock.withLock {
-                defer { changes = LiveQueryChanges() }
-                return changes
+                if let index = fromLog.firstIndex(of: save) {
+                    fromLog.remove(at: index)
+                    return
+                }
+                Self.remember(save, in: &fromEvents)
+                changes.formUnion(LiveQuerySignal.changes(of: save))
             }
+        }
+
+        /// Takes what was gathered, with the saves of the log that no event brought already.
+        func take(logged: [SaveChanges]) -> LiveQueryChanges {
+            lock.withLock {
+                var taken = changes
+                changes = LiveQueryChanges()
+                for save in logged {
+                    if let index = fromEvents.firstIndex(of: save) {
+                        fromEvents.remove(at: index)
+                        continue
+                    }
+                    Self.remember(save, in: &fromLog)
+                    taken.formUnion(LiveQuerySignal.changes(of: save))
+                }
+                return taken
+            }
+        }
+
+        private static func remember(_ save: SaveChanges, in list: inout [SaveChanges]) {
+            list.append(save)
+            if list.count > 16 { list.removeFirst() }
         }
     }
 
@@ -54,10 +85,10 @@ final class LiveQuerySignal: Sendable {
                 // A write of another process names its inserted rows only.
                 guard save.origin == .context else { return LiveQueryChanges(isComplete: false) }
                 // The log has this save too, unless the step this event wakes runs before the coordinator
-                // has written the save into it (it announces the save first).
-                let changes = save.changes
-                return LiveQueryChanges(
-                    touched: changes.inserted.union(changes.updated).union(changes.deleted), updated: changes.updated)
+                // has written the save into it (it announces the save first): taken from whichever
+                // comes first.
+                pending.addAnnounced(save.changes)
+                return LiveQueryChanges()
             }
         ]
         if let context {
@@ -105,11 +136,14 @@ final class LiveQuerySignal: Sendable {
 
     /// The changes since the last call: the saves written, and what the events said.
     func takeChanges() -> LiveQueryChanges {
-        var changes = pending.take()
-        let saved = log.take()
-        changes.touched.formUnion(saved.touched)
-        changes.updated.formUnion(saved.written)
-        return changes
+        pending.take(logged: log.take())
+    }
+
+    /// A save's changes: every object it wrote is touched; those it inserted or updated are reported as
+    /// updated rows when they keep their place (an inserted one only can: a row saved in place).
+    static func changes(of save: SaveChanges) -> LiveQueryChanges {
+        let written = save.inserted.union(save.updated)
+        return LiveQueryChanges(touched: written.union(save.deleted), updated: written)
     }
 
     deinit {
