@@ -237,10 +237,27 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     // MARK: Writing
 
+    /// How many times a save runs when its writes meet a unique index's violation (`23505`).
+    static let uniqueViolationAttempts = 5
+
+    /// Runs a save's `body` in a READ COMMITTED transaction, again when it meets a deadlock or a
+    /// serialization failure (``PostgresConnection/retryingTransaction(isolation:attempts:_:)``), and
+    /// again when it meets a unique violation: another process committed a row with the same values
+    /// for a uniqueness constraint after the save checked them (``SaveWriter`` checks before writing).
+    /// That row is committed, so the save's check sees it when the save runs again and refuses it with
+    /// the ``ContextError/validation(_:)`` (``ValidationFailure/Problem/notUnique(properties:otherObject:)``)
+    /// a save on SQLite gives, naming that object.
     package func write<T>(_ body: (any SaveTransaction) throws -> T) throws -> T {
         try withConnection { connection in
-            try connection.retryingTransaction(isolation: .readCommitted) {
-                try body(PostgresSaveTransaction(connection: connection, layout: layout, location: location))
+            var attempt = 1
+            while true {
+                do {
+                    return try connection.retryingTransaction(isolation: .readCommitted) {
+                        try body(PostgresSaveTransaction(connection: connection, layout: layout, location: location))
+                    }
+                } catch let error as PostgresError where error.kind == .uniqueViolation && attempt < Self.uniqueViolationAttempts {
+                    attempt += 1
+                }
             }
         }
     }
