@@ -267,4 +267,76 @@ struct PostgresConcurrencyTests {
                     + "\(policyConflicts) conflicts, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         }
     }
+    /// Whether a backend of the cluster is in `pg_sleep` (the paused save below).
+    static func someoneSleeps(_ connection: PostgresConnection) throws -> Bool {
+        let result = try connection.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+        return try result.int64(row: 0, column: 0) ?? 0 > 0
+    }
+
+    @Test("a conflict a merge policy resolved cannot change again before the save's UPDATE: the rows read are locked")
+    func resolvedConflictStaysResolved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdqi-pg-lock-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try ModelLoader().load(url: try Self.writeModel(in: folder)).model
+        try PostgresContextTests.withSchema { url, connection in
+            let setup = ManagedObjectContext(coordinator: try PostgresContextTests.coordinator(model, url))
+            _ = try ContextTestSupport.insert(setup, "Counter", ["name": "c0"])
+            try setup.save()
+            // Mine reads version 1; another context then saves w1 = 2 (version 2).
+            let mine = ManagedObjectContext(coordinator: try PostgresContextTests.coordinator(model, url))
+            mine.mergePolicy = .mergeByPropertyObjectTrump
+            let counter = try #require(try mine.fetch(FetchRequest(entityName: "Counter")).first)
+            let theirs = ManagedObjectContext(coordinator: try PostgresContextTests.coordinator(model, url))
+            try #require(try theirs.fetch(FetchRequest(entityName: "Counter")).first).setValue(Int64(2), forKey: "w1")
+            try theirs.save()
+            // My save's first UPDATE finds version 2 (stale); its second run reads the row, merges, and its
+            // UPDATE pauses 1 s before scanning (a statement trigger), while a third writer sets w3 = 7.
+            try connection.execute(
+                """
+                CREATE SEQUENCE "cdqi_updates";
+                CREATE FUNCTION "cdqi_pause_second_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF nextval('cdqi_updates') = 2 THEN PERFORM pg_sleep(1); END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER "cdqi_pause" BEFORE UPDATE ON "ZCOUNTER" FOR EACH STATEMENT EXECUTE FUNCTION "cdqi_pause_second_update"();
+                """)
+            let finished = DispatchSemaphore(value: 0)
+            let outcome = PostgresSaveErrorTests.Outcome()
+            let third = Thread {
+                defer { finished.signal() }
+                do {
+                    let connection = try PostgresConnection(url: url)
+                    let deadline = Date().addingTimeInterval(60)
+                    while Date() < deadline, try !Self.someoneSleeps(connection) { Thread.sleep(forTimeInterval: 0.005) }
+                    outcome.set(sawWaiter: try Self.someoneSleeps(connection))
+                    try connection.query("UPDATE \"ZCOUNTER\" SET \"ZW3\" = 7, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"ZNAME\" = 'c0'")
+                } catch {
+                    outcome.set(error: "\(error)")
+                }
+            }
+            third.start()
+            try counter.setValue(Int64(1), forKey: "total")
+            try counter.setValue(Int64(1), forKey: "w0")
+            var failure: (any Error)?
+            do {
+                try mine.save()
+            } catch {
+                failure = error
+            }
+            finished.wait()
+            #expect(outcome.error == nil)
+            #expect(outcome.sawWaiter, "the save did not pause")
+            // Without the lock the third writer's commit would make my UPDATE find version 3, a conflict
+            // the policy cannot resolve any more.
+            #expect(failure == nil, "\(String(describing: failure))")
+            // Mine: total 1, w0 1, their w1 2 kept (version 3); then the third writer's w3 7 (version 4).
+            #expect(counter.snapshotVersion == 3)
+            #expect(
+                try PostgresContextTests.rows(
+                    connection, "SELECT \"Z_OPT\", \"ZTOTAL\", \"ZW0\", \"ZW1\", \"ZW2\", \"ZW3\" FROM \"ZCOUNTER\"")
+                    == [["4", "1", "1", "2", "0", "7"]])
+        }
+    }
 }
