@@ -215,6 +215,8 @@ struct PostgresConcurrencyTests {
                 let lost = acks.filter { $0.savedVersion == nil }
                 var version: Int64 = 1
                 var current: [Int64] = [0, 0, 0, 0, 0]
+                // The row at each version, for the saves whose changes the policy dropped.
+                var history: [Int64: [Int64]] = [1: current]
                 for ack in written {
                     // Each committed update made the next version: none is missing, none came twice.
                     #expect(ack.savedVersion == version + 1, "counter \(name): worker \(ack.worker) round \(ack.round)")
@@ -232,6 +234,7 @@ struct PostgresConcurrencyTests {
                     #expect(ack.saved == expected, "counter \(name): worker \(ack.worker) round \(ack.round) (\(policy))")
                     current = expected
                     version += 1
+                    history[version] = current
                 }
                 // What the store holds is the last acknowledged save's row, at 1 + the committed updates.
                 #expect(row[1] == String(version), "counter \(name): Z_OPT")
@@ -248,6 +251,12 @@ struct PostgresConcurrencyTests {
                 }
                 if policy == "rollback" {
                     policyConflicts += lost.count
+                    // A dropped save's counter took the store's values: a row some other save wrote after its read.
+                    for ack in lost {
+                        #expect(
+                            history.contains { $0.key > ack.readVersion && $0.value == ack.saved },
+                            "counter \(name): worker \(ack.worker) round \(ack.round) lost its changes but holds \(ack.saved)")
+                    }
                 } else {
                     #expect(lost.isEmpty, "counter \(name): changes dropped under \(policy)")
                 }
