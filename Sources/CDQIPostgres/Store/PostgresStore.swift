@@ -21,7 +21,11 @@ import Foundation
 /// come from `Z_PRIMARYKEY` under its row lock, so that processes on any number of machines never
 /// take the same key; updates and deletes expect the row version (`Z_OPT`) their objects were read at,
 /// so that a change made meanwhile by another process is resolved by the context's merge policy, as on
-/// SQLite. A save that meets a deadlock or a serialization failure is run again, up to 5 times.
+/// SQLite (a save resolving conflicts locks the rows it read until it commits, so that what it resolved
+/// cannot change again before it writes). A save that meets a deadlock or a serialization failure is run
+/// again, up to 5 times; one that meets a unique index's violation (another process saved the same
+/// constrained values after this save checked them) is run again too, and its check then refuses it with
+/// the same ``ContextError/validation(_:)`` a SQLite save gives.
 ///
 /// It is `Sendable`: its state is immutable, and each connection of the pool is used by one caller at a time.
 public final class PostgresStore: PersistentStore, @unchecked Sendable {
