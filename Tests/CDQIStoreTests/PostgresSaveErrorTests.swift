@@ -103,6 +103,76 @@ struct PostgresSaveErrorTests {
         }
     }
 
+    @Test("a rename racing another process's insert of the same unique name is the validation error too")
+    func uniqueRaceOnUpdate() throws {
+        let model = try StoreTestSupport.fixtureModel("Developers")
+        try PostgresContextTests.withSchema { url, connection in
+            let context = ManagedObjectContext(coordinator: try PostgresContextTests.coordinator(model, url))
+            let mine = try ContextTestSupport.insert(context, "Language", ["name": "Go"])
+            try context.save()
+            let uuid = try #require(try PostgresContextTests.rows(connection, "SELECT \"Z_UUID\" FROM \"Z_METADATA\"").first?.first)
+            // The save's first UPDATE of ZLANGUAGE pauses 1 s before it writes (a statement trigger),
+            // after the save checked the new name; meanwhile the other process inserts Swift and commits.
+            try connection.execute(
+                """
+                CREATE SEQUENCE "cdqi_updates";
+                CREATE FUNCTION "cdqi_pause_first_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF nextval('cdqi_updates') = 1 THEN PERFORM pg_sleep(1); END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER "cdqi_pause" BEFORE UPDATE ON "ZLANGUAGE" FOR EACH STATEMENT EXECUTE FUNCTION "cdqi_pause_first_update"();
+                """)
+            let finished = DispatchSemaphore(value: 0)
+            let outcome = Outcome()
+            let other = Thread {
+                defer { finished.signal() }
+                do {
+                    let connection = try PostgresConnection(url: url)
+                    let deadline = Date().addingTimeInterval(60)
+                    let sleeping = "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+                    while Date() < deadline, try connection.query(sleeping).int64(row: 0, column: 0) ?? 0 == 0 {
+                        Thread.sleep(forTimeInterval: 0.005)
+                    }
+                    outcome.set(sawWaiter: try connection.query(sleeping).int64(row: 0, column: 0) ?? 0 > 0)
+                    let key = try connection.query(
+                        "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_NAME\" = 'Language' RETURNING \"Z_MAX\", \"Z_ENT\"")
+                    let (value, entity) = (try key.int64(row: 0, column: 0) ?? 0, try key.int64(row: 0, column: 1) ?? 0)
+                    try connection.query(
+                        "INSERT INTO \"ZLANGUAGE\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZNAME\") VALUES ($1, $2, 1, 'Swift')",
+                        [.integer(value), .integer(entity)])
+                    outcome.set(key: value)
+                } catch {
+                    outcome.set(error: "\(error)")
+                }
+            }
+            other.start()
+            try mine.setValue("Swift", forKey: "name")
+            var refusal: (any Error)?
+            do {
+                try context.save()
+            } catch {
+                refusal = error
+            }
+            finished.wait()
+            #expect(outcome.error == nil)
+            #expect(outcome.sawWaiter, "the save did not pause")
+            let key = try #require(outcome.key)
+            let expected = ValidationFailure(
+                entityName: "Language", objectID: mine.objectID.uriString, key: "name",
+                problem: .notUnique(properties: ["name"], otherObject: "x-coredata://\(uuid)/Language/p\(key)"))
+            guard case ContextError.validation(let failures)? = refusal else {
+                Issue.record("expected the validation error, got \(String(describing: refusal))")
+                return
+            }
+            #expect(failures == [expected])
+            // The rename was not written: Go (key 1, version 1) and the other process's Swift.
+            #expect(
+                try PostgresContextTests.rows(connection, "SELECT \"Z_PK\", \"Z_OPT\", \"ZNAME\" FROM \"ZLANGUAGE\" ORDER BY \"Z_PK\"")
+                    == [["1", "1", "Go"], [String(key), "1", "Swift"]])
+        }
+    }
+
     @Test("a save meeting a serialization failure, then a deadlock, is run again and commits once")
     func retriedOnSerializationFailure() throws {
         let model = try StoreTestSupport.fixtureModel("Developers")
