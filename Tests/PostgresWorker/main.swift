@@ -17,9 +17,8 @@
 import CDQIModel
 import CDQIPostgres
 import CDQIPredicate
+import CDQIStore
 import Foundation
-
-@testable import CDQIStore
 
 func say(_ text: String) {
     let bytes = Array((text + "\n").utf8)
