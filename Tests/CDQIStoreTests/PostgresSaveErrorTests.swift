@@ -205,4 +205,32 @@ struct PostgresSaveErrorTests {
             #expect(!context.hasChanges)
         }
     }
+    @Test("a save meeting serialization failures every time is run 5 times, then refused as a store error naming 40001, writing nothing")
+    func serializationFailuresExhausted() throws {
+        let model = try StoreTestSupport.fixtureModel("Developers")
+        try PostgresContextTests.withSchema { url, connection in
+            let context = ManagedObjectContext(coordinator: try PostgresContextTests.coordinator(model, url))
+            try connection.execute(
+                """
+                CREATE SEQUENCE "cdqi_attempts";
+                CREATE FUNCTION "cdqi_fail_always"() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM nextval('cdqi_attempts');
+                    RAISE EXCEPTION 'injected serialization failure' USING ERRCODE = '40001';
+                END $$;
+                CREATE TRIGGER "cdqi_fail_always" BEFORE INSERT ON "ZLANGUAGE" FOR EACH ROW EXECUTE FUNCTION "cdqi_fail_always"();
+                """)
+            _ = try ContextTestSupport.insert(context, "Language", ["name": "Swift"])
+            #expect {
+                try context.save()
+            } throws: { error in
+                guard case ContextError.store(.server(_, let message)) = error else { return false }
+                return message.contains("40001") && message.contains("injected serialization failure")
+            }
+            #expect(try PostgresContextTests.rows(connection, "SELECT last_value FROM \"cdqi_attempts\"") == [["5"]])
+            #expect(try PostgresContextTests.rows(connection, "SELECT count(*) FROM \"ZLANGUAGE\"") == [["0"]])
+            #expect(try PostgresContextTests.rows(connection, "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_NAME\" = 'Language'") == [["0"]])
+            #expect(context.hasChanges)
+        }
+    }
 }
