@@ -95,13 +95,17 @@ let package = Package(
             name: "CDQIStoreTests",
             dependencies: [
                 "CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer",
-                // The PostgreSQL twin of the SQL differential test.
-                "CDQIPostgres",
+                // The PostgreSQL twin of the SQL differential test, and the app servers of its concurrency test.
+                "CDQIPostgres", "cdqi-postgres-worker",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"], path: "Tests/CrashWriter"),
+        // One of several app servers saving conflicting changes to one PostgreSQL store (issue 22 item 4).
+        .executableTarget(
+            name: "cdqi-postgres-worker", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"],
+            path: "Tests/PostgresWorker"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel", "CDQITestSupport"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
