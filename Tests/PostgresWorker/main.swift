@@ -79,7 +79,7 @@ func run(arguments: [String]) throws {
             var read: [(object: ManagedObject, version: Int64, values: [Int64])] = []
             for counter in try context.fetch(request) {
                 let values = try ["total", "w0", "w1", "w2", "w3"].map { try integer(counter, $0) }
-                read.append((counter, counter.snapshotVersion ?? 0, values))
+                read.append((counter, counter.rowVersion ?? 0, values))
                 try counter.setValue(values[0] + amount, forKey: "total")
                 try counter.setValue(Int64(round), forKey: ownKey)
             }
@@ -98,7 +98,7 @@ func run(arguments: [String]) throws {
                 let saved = try ["total", "w0", "w1", "w2", "w3"].map { try integer(object, $0) }
                 let lost = try integer(object, ownKey) != Int64(round)
                 let name = try object.value(forKey: "name") as? String ?? "?"
-                let columns = [String(version), lost ? "lost" : String(object.snapshotVersion ?? 0)] + (values + saved).map(String.init)
+                let columns = [String(version), lost ? "lost" : String(object.rowVersion ?? 0)] + (values + saved).map(String.init)
                 say("ACK \(round) \(name) " + columns.joined(separator: " "))
             }
             guard let key = entry.objectID.primaryKey else { fail("the saved entry has no key") }

@@ -54,7 +54,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// The snapshot's to-one destinations for the slots written since it was taken.
     @exclusivity(unchecked) var originalToOnes = SnapshotOriginals<ManagedObject?>()
     /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
-    @exclusivity(unchecked) package internal(set) var snapshotVersion: Int64?
+    @exclusivity(unchecked) var snapshotVersion: Int64?
     /// The order objects were inserted in (saves allocate primary keys in this order).
     var insertionOrder = 0
     /// The object's position in its context's touched objects, -1 when not listed there.
