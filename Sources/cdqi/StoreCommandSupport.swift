@@ -37,6 +37,14 @@ enum StoreCommandSupport {
         }
     }
 
+    /// Refuses a PostgreSQL URL given to a command that reads SQLite files only (`check`, `migrate`),
+    /// naming the URL without its password, rather than looking for a file of that name.
+    static func requireFile(_ store: String, command: String) throws(ExitCode) {
+        guard StoreLocation.isDatabaseURL(store) else { return }
+        let shown = (try? StoreLocation(store))?.description ?? "the PostgreSQL URL"
+        throw fail("\(shown): cdqi \(command) takes a SQLite store file, not a PostgreSQL store")
+    }
+
     /// The metadata of the store `store` names, or `nil` when it cannot be read (no store yet, not a
     /// store, unreachable): a file's read-only, a PostgreSQL schema's without creating a store.
     static func metadata(ofStore store: String) -> StoreMetadata? {

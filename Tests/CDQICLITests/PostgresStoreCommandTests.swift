@@ -174,6 +174,46 @@ struct PostgresStoreCommandTests {
         expectNoPassword(refused)
     }
 
+    @Test func aBundleOpensASchemaWithTheVersionThatWroteIt() throws {
+        let folder = try TemporaryFolder()
+        let schema = try PostgresTestSchema()
+        let bundle = LibraryVersion1Store.bundle
+        let document = folder.url.appendingPathComponent("v1.json")
+        try Data(
+            #"{"Book": [{"_id": "d", "title": "Dune", "isbn": "0441013597", "addedAt": "2001-01-01T00:16:40Z", "shelf": "f"}], "Shelf": [{"_id": "f", "name": "Fiction"}]}"#
+                .utf8
+        ).write(to: document)
+        let imported = try CommandRunner.run(["import", bundle, schema.url, document.path, "--model-version", "Library"])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        // addedAt exists only in 'Library': the bundle alone picks that version from the schema's metadata.
+        let query = try CommandRunner.run([
+            "query", bundle, schema.url, "--entity", "Book", "--where", "addedAt < CAST(1001, 'NSDate')",
+            "--select", "title", "--select", "shelf.name", "--format", "csv",
+        ])
+        #expect(query.status == 0, "\(query.standardError)")
+        #expect(query.standardOutput == "title,shelf.name\r\nDune,Fiction\r\n")
+        let inspect = try CommandRunner.run(["inspect", schema.url, bundle])
+        #expect(inspect.standardOutput.contains("version: 'Library'\n"), "\(inspect.standardOutput)")
+        let refused = try CommandRunner.run(["query", bundle, schema.url, "--entity", "Book", "--model-version", "Library 2"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("the store was written for a different model:"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("  The store matches version \"Library\" of the bundle: add --model-version \"Library\"."))
+    }
+
+    @Test func aDocumentWithProblemsCreatesNoStoreInAnEmptySchema() throws {
+        let folder = try TemporaryFolder()
+        let schema = try PostgresTestSchema()
+        let bad = folder.url.appendingPathComponent("bad.json")
+        try Data(#"{"Employee": [{"_id": "e", "firstName": "Al", "lastName": "Ng", "salary": "lots"}]}"#.utf8).write(to: bad)
+        let refused = try CommandRunner.run(["import", Self.model, schema.url, bad.path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("Employee \"e\", key 'salary': Integer 32 takes an integer, not a string"), "\(refused.standardError)")
+        #expect(try schema.tableCount() == 0)
+        let dryRun = try CommandRunner.run(["import", Self.model, schema.url, bad.path, "--dry-run"])
+        #expect(dryRun.status == 1)
+        #expect(try schema.tableCount() == 0)
+    }
+
     // MARK: Refusals
 
     @Test func readingCommandsRefuseAnEmptySchemaAndCreateNothing() throws {
@@ -201,6 +241,20 @@ struct PostgresStoreCommandTests {
         let unknown = try CommandRunner.run(["export", Self.model, "postgres://u@localhost/db?schema=x&color=blue"])
         #expect(unknown.status == 1)
         #expect(unknown.standardError.hasPrefix("cdqi: error: invalid PostgreSQL URL: the parameter 'color': "), "\(unknown.standardError)")
+    }
+
+    @Test func checkAndMigrateRefuseAURLWithoutShowingItsPassword() throws {
+        let url = "postgres://someone:secret-word@127.0.0.1:1/db?schema=s"
+        let check = try CommandRunner.run(["check", url])
+        #expect(check.status == 1)
+        #expect(
+            check.standardError
+                == "cdqi: error: postgres://someone:***@127.0.0.1:1/db?schema=s: cdqi check takes a SQLite store file, not a PostgreSQL store\n")
+        let migrate = try CommandRunner.run(["migrate", Self.model, url, "--dry-run"])
+        #expect(migrate.status == 1)
+        #expect(
+            migrate.standardError
+                == "cdqi: error: postgres://someone:***@127.0.0.1:1/db?schema=s: cdqi migrate takes a SQLite store file, not a PostgreSQL store\n")
     }
 
     @Test func anUnreachableServerIsRefusedWithinTheConnectTimeout() throws {
