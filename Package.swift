@@ -67,7 +67,8 @@ let package = Package(
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // The JSON import/export format and the store queries of the cdqi store commands.
-        .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
+        // Reads and writes SQLite files and PostgreSQL schemas alike (issue 22).
+        .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPostgres", "CDQIPredicate", "CDQIStore"]),
         // Checks the query strings of Swift sources against a model (cdqi lint).
         .target(name: "CDQILint", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // Model → Swift source.
@@ -80,6 +81,7 @@ let package = Package(
                 "CDQIInterchange",
                 "CDQILint",
                 "CDQIModel",
+                "CDQIPostgres",
                 "CDQIStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -112,7 +114,9 @@ let package = Package(
         .testTarget(
             name: "CDQIConcurrencyTests",
             dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport", "CDQIPostgres"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"], exclude: ["Expected"]),
+        .testTarget(
+            name: "CDQICLITests", dependencies: ["cdqi", "CDQIPostgres", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"],
+            exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         // lightyear/Query's API over the store, and its tests (issue 19).
         .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),
