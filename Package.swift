@@ -67,7 +67,8 @@ let package = Package(
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // The JSON import/export format and the store queries of the cdqi store commands.
-        .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
+        // Reads and writes SQLite files and PostgreSQL schemas alike (issue 22).
+        .target(name: "CDQIInterchange", dependencies: ["CDQIModel", "CDQIPostgres", "CDQIPredicate", "CDQIStore"]),
         // Checks the query strings of Swift sources against a model (cdqi lint).
         .target(name: "CDQILint", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
         // Model → Swift source.
@@ -80,6 +81,7 @@ let package = Package(
                 "CDQIInterchange",
                 "CDQILint",
                 "CDQIModel",
+                "CDQIPostgres",
                 "CDQIStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -95,18 +97,26 @@ let package = Package(
             name: "CDQIStoreTests",
             dependencies: [
                 "CDQIStore", "CDQIModel", "CDQIPredicate", "CDQITestSupport", "cdqi-crash-writer",
-                // The PostgreSQL twin of the SQL differential test.
-                "CDQIPostgres",
+                // The PostgreSQL twin of the SQL differential test, and the app servers of its concurrency test.
+                "CDQIPostgres", "cdqi-postgres-worker",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A child process the store tests kill in the middle of saves.
         .executableTarget(name: "cdqi-crash-writer", dependencies: ["CDQIStore", "CDQIModel", "CDQIPredicate"], path: "Tests/CrashWriter"),
+        // One of several app servers saving conflicting changes to one PostgreSQL store (issue 22 item 4).
+        .executableTarget(
+            name: "cdqi-postgres-worker", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"],
+            path: "Tests/PostgresWorker"),
         .testTarget(name: "CDQIGeneratorTests", dependencies: ["CDQIGenerator", "CDQIModel", "CDQITestSupport"], exclude: ["Expected"]),
         .testTarget(name: "CoreDataQueryInterfaceTests", dependencies: ["CoreDataQueryInterface"], exclude: ["TypeCheckProbes"]),
         // Containers, contexts and async queries used from actors, the main actor and nonisolated code.
-        .testTarget(name: "CDQIConcurrencyTests", dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport"]),
-        .testTarget(name: "CDQICLITests", dependencies: ["cdqi", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"], exclude: ["Expected"]),
+        .testTarget(
+            name: "CDQIConcurrencyTests",
+            dependencies: ["CoreDataQueryInterface", "CDQIStore", "CDQIModel", "CDQITestSupport", "CDQIPostgres"]),
+        .testTarget(
+            name: "CDQICLITests", dependencies: ["cdqi", "CDQIPostgres", "CDQIStore", "CDQITestSupport", "cdqi-crash-writer"],
+            exclude: ["Expected"]),
         .testTarget(name: "CDQILintTests", dependencies: ["CDQILint", "CDQIModel", "CDQIStore"]),
         // lightyear/Query's API over the store, and its tests (issue 19).
         .target(name: "Query", dependencies: ["CDQIStore", "CDQIPredicate", "CDQIModel"]),

@@ -44,7 +44,7 @@ struct ObjectPlanner {
         "entity", "objectID", "managedObjectContext", "isFault", "isInserted", "isDeleted", "isUpdated", "hasChanges",
         "changedValues", "committedValues", "description", "hashValue", "predicateObjectID", "awakeFromInsert",
         "awakeFromFetch", "willSave", "didSave", "self", "Self", "super", "Type", "Protocol", "init", "deinit",
-        "subscript", "_",
+        "subscript", "_", "rowVersion",
     ]
 
     struct Plan {

@@ -28,6 +28,7 @@ struct Check: ParsableCommand {
     var modelVersion: String?
 
     func run() throws {
+        try StoreCommandSupport.requireFile(store, command: "check")
         let loadedModel = try model.map { argument throws(ExitCode) in
             try StoreCommandSupport.loadModel(argument, version: modelVersion)
         }

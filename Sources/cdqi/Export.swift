@@ -11,7 +11,9 @@ struct Export: ParsableCommand {
             Writes every stored attribute and relationship of every object, with _ids \
             Entity/pk, in the format 'cdqi import' reads. With --entity, only that entity and its \
             sub-entities are written, and relationships to other entities are left out. The store \
-            must exist: an export never creates one. Without a model, the store is read with the \
+            is a SQLite file, or a PostgreSQL schema given as \
+            postgres://user:password@host:port/database?schema=name; either gives the same \
+            document. The store must exist: an export never creates one. Without a model, the store is read with the \
             model it carries (Z_MODELCACHE, kept by Apple's Core Data); a store without one is \
             refused.
 
@@ -42,6 +44,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        let location = try StoreCommandSupport.location(paths.store)
         let loadedModel = try StoreCommandSupport.loadModel(paths.model, version: modelVersion, forStore: paths.store)
         // The document goes out as it is read (memory stays flat); to a file, through a temporary file
         // beside it that replaces it only once the export has succeeded.
@@ -62,7 +65,7 @@ struct Export: ParsableCommand {
         let progress = ProgressLine(verb: "exported", noun: "object")
         do {
             try StoreExporter(model: loadedModel).export(
-                storeURL: URL(fileURLWithPath: paths.store), entity: entity, progress: progress.update
+                store: location, entity: entity, progress: progress.update
             ) { try buffer.write($0) }
             try buffer.flush()
             progress.finish()

@@ -10,8 +10,10 @@ struct Import: ParsableCommand {
             The document maps entity names to arrays of objects: \
             {"Department": [{"_id": "d1", "name": "Sales"}], "Employee": [{"_id": "e1", \
             "firstName": "Jane", "department": "d1"}]}. _id names an object for relationships \
-            (a to-many takes an array of _ids). The store is created when missing. A document \
-            with any problem changes nothing, and every problem is printed.
+            (a to-many takes an array of _ids). The store is a SQLite file, or a PostgreSQL \
+            schema given as postgres://user:password@host:port/database?schema=name; it is \
+            created when missing (in an empty schema). A document with any problem changes \
+            nothing, and every problem is printed.
 
             Exit status: 0 on success, 1 when the document, the model or the store has a problem.
             """
@@ -20,7 +22,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The model's name (found under the current folder) or the path of a model.")
     var model: String
 
-    @Argument(help: "The SQLite store file (created when missing).")
+    @Argument(help: "The SQLite store file, or a PostgreSQL URL postgres://user:password@host:port/database?schema=name (created when missing).")
     var store: String
 
     @Argument(help: "The JSON document, or - for standard input.")
@@ -37,6 +39,7 @@ struct Import: ParsableCommand {
     var modelVersion: String?
 
     func run() throws {
+        let location = try StoreCommandSupport.location(store)
         let loadedModel = try StoreCommandSupport.loadModel(model, version: modelVersion, forStore: store)
         // The document is read a chunk at a time, twice (checked, then inserted), never whole: standard
         // input is first copied to a temporary file.
@@ -51,7 +54,7 @@ struct Import: ParsableCommand {
             } else {
                 let progress = ProgressLine(verb: "inserted", noun: "object")
                 defer { progress.finish() }
-                let summary = try importer.importDocument(contentsOf: documentURL, into: URL(fileURLWithPath: store), progress: progress.update)
+                let summary = try importer.importDocument(contentsOf: documentURL, into: location, progress: progress.update)
                 progress.finish()
                 StoreCommandSupport.write("\(summary.description)\n")
             }

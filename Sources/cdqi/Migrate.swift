@@ -32,6 +32,7 @@ struct Migrate: ParsableCommand {
     var dryRun = false
 
     func run() throws {
+        try StoreCommandSupport.requireFile(store, command: "migrate")
         let bundle = try StoreCommandSupport.loadBundle(model)
         let url = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: url.path) else {

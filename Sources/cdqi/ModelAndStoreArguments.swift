@@ -12,7 +12,10 @@ struct ModelAndStoreArguments: ParsableArguments {
             valueName: "model"))
     var first: String
 
-    @Argument(help: ArgumentHelp("The SQLite store file.", valueName: "store"))
+    @Argument(
+        help: ArgumentHelp(
+            "The SQLite store file, or a PostgreSQL URL postgres://user:password@host:port/database?schema=name.",
+            valueName: "store"))
     var second: String?
 
     /// The model argument, `nil` when only the store was given.

@@ -7,14 +7,15 @@ extension ResultFormat: ExpressibleByArgument {}
 /// `cdqi query`: prints the objects of an entity, or selected and grouped columns, from a store.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Prints objects or columns of a Core Data SQLite store.",
+        abstract: "Prints objects or columns of a Core Data store.",
         usage: "cdqi query [<options>] [<model>] <store> --entity <entity>",
         discussion: """
             Without --select and --group-by, prints one row per object: its _id (Entity/pk), its \
             stored attributes and its to-one relationships. --select takes key paths \
             (department.name) and aggregates (count:(salary), sum:, min:, max:, average:); with \
-            --group-by, selected key paths must be grouped ones. The store must exist: a query \
-            never creates one. Without a model, the store is read with the model it carries \
+            --group-by, selected key paths must be grouped ones. The store is a SQLite file, or a \
+            PostgreSQL schema given as postgres://user:password@host:port/database?schema=name. \
+            The store must exist: a query never creates one. Without a model, the store is read with the model it carries \
             (Z_MODELCACHE, kept by Apple's Core Data); a store without one is refused.
 
             Exit status: 0 on success, 64 on bad usage (a predicate that does not parse, an \
@@ -64,7 +65,7 @@ struct Query: ParsableCommand {
 
     @Flag(
         help:
-            "Print the SQL the query runs, its bound values, SQLite's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows."
+            "Print the SQL the query runs, its bound values, the database's query plan and warnings (an attribute filtered or sorted without an index, with the fetch index to add), instead of the rows."
     )
     var explain = false
 
@@ -77,6 +78,7 @@ struct Query: ParsableCommand {
     }
 
     func run() throws {
+        let location = try StoreCommandSupport.location(paths.store)
         let loadedModel = try StoreCommandSupport.loadModel(paths.model, version: modelVersion, forStore: paths.store)
         var query = StoreQuery(entityName: entity)
         query.predicate = predicate
@@ -85,7 +87,6 @@ struct Query: ParsableCommand {
         query.offset = offset
         query.select = select
         query.groupBy = groupBy
-        let storeURL = URL(fileURLWithPath: paths.store)
         do {
             // The predicate language decides comparisons of different kinds (always false), silently:
             // say so, naming the key and both kinds.
@@ -93,11 +94,11 @@ struct Query: ParsableCommand {
                 StandardError.print("cdqi: warning: \(comparison)")
             }
             if explain {
-                StoreCommandSupport.write(try query.explain(model: loadedModel, storeURL: storeURL).description + "\n")
+                StoreCommandSupport.write(try query.explain(model: loadedModel, store: location).description + "\n")
             } else if count {
-                StoreCommandSupport.write("\(try query.count(model: loadedModel, storeURL: storeURL))\n")
+                StoreCommandSupport.write("\(try query.count(model: loadedModel, store: location))\n")
             } else {
-                let table = try query.run(model: loadedModel, storeURL: storeURL)
+                let table = try query.run(model: loadedModel, store: location)
                 StoreCommandSupport.write(format.render(table))
                 if table.rows.isEmpty {
                     // A header alone reads like a failure; JSON and CSV stay machine-readable.

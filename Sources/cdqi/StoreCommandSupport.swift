@@ -1,6 +1,7 @@
 import ArgumentParser
 import CDQIInterchange
 import CDQIModel
+import CDQIPostgres
 import CDQIStore
 import Foundation
 
@@ -26,6 +27,34 @@ enum StoreCommandSupport {
         }
     }
 
+    /// The store a command argument names: a SQLite file, or a PostgreSQL schema given as a
+    /// `postgres://` URL. A URL that does not parse is printed as an error; the exit status is 1.
+    static func location(_ store: String) throws(ExitCode) -> StoreLocation {
+        do {
+            return try StoreLocation(store)
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    /// Refuses a PostgreSQL URL given to a command that reads SQLite files only (`check`, `migrate`),
+    /// naming the URL without its password, rather than looking for a file of that name.
+    static func requireFile(_ store: String, command: String) throws(ExitCode) {
+        guard StoreLocation.isDatabaseURL(store) else { return }
+        let shown = (try? StoreLocation(store))?.description ?? "the PostgreSQL URL"
+        throw fail("\(shown): cdqi \(command) takes a SQLite store file, not a PostgreSQL store")
+    }
+
+    /// The metadata of the store `store` names, or `nil` when it cannot be read (no store yet, not a
+    /// store, unreachable): a file's read-only, a PostgreSQL schema's without creating a store.
+    static func metadata(ofStore store: String) -> StoreMetadata? {
+        switch try? StoreLocation(store) {
+        case .file(let url): return try? StoreMetadata.read(from: url)
+        case .postgres(let url): return (try? PostgresStoreProbe(url: url))?.metadata
+        case nil: return nil
+        }
+    }
+
     /// Loads the model `argument` names to read or write the store at `store`. With `version`, that
     /// version. A bundle given without one opens with the version whose entity version hashes equal the
     /// store's metadata (Core Data's compatibility check), the current one when several match; with its
@@ -37,7 +66,7 @@ enum StoreCommandSupport {
         guard version == nil,
             let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
             modelURL.pathExtension == "xcdatamodeld",
-            let metadata = try? StoreMetadata.read(from: URL(fileURLWithPath: store))
+            let metadata = metadata(ofStore: store)
         else { return try loadModel(argument, version: version) }
         // The common case, a store of the current version, without loading every version (Wire has 90).
         let current = try loadModel(argument, version: nil)
@@ -57,6 +86,13 @@ enum StoreCommandSupport {
     /// cannot be decoded or does not match the store's metadata is an error (``MigrationError``); the
     /// exit status is 1.
     static func loadCarriedModel(store: String) throws(ExitCode) -> ManagedObjectModel {
+        if case .postgres(let url) = try location(store) {
+            do {
+                return try PostgresStoreProbe(url: url).carriedModel()
+            } catch {
+                throw fail(error.description)
+            }
+        }
         guard FileManager.default.fileExists(atPath: store) else {
             throw fail(QueryError.missingStore(path: store).description)
         }
@@ -76,6 +112,15 @@ enum StoreCommandSupport {
             let modelURL = try? ModelLocator(root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).locate(argument),
             modelURL.pathExtension == "xcdatamodeld"
         else { return message }
+        if StoreLocation.isDatabaseURL(store) {
+            // The store's metadata says which version wrote it; opening it with each version would
+            // cost a connection per version.
+            guard let metadata = metadata(ofStore: store), let bundle = try? LoadedBundle(url: modelURL),
+                let version = bundle.versions(matching: metadata).first?.model.versionName,
+                version != loaded.versionName
+            else { return message }
+            return message + "\n  The store matches version \"\(version)\" of the bundle: add --model-version \"\(version)\"."
+        }
         return MatchingVersion.hint(
             for: message, bundle: modelURL, storeURL: URL(fileURLWithPath: store), loadedVersion: loaded.versionName)
     }

@@ -58,6 +58,12 @@ import Testing
         try expectCompiled(blocks, in: "ReadmeConcurrencySnippets.swift")
     }
 
+    @Test func theScalingOutSnippetIsCompiledCode() throws {
+        let blocks = swiftBlocks(try section("Scaling out with PostgreSQL", of: try file("README.md")))
+        #expect(blocks.count == 2)
+        try expectCompiled(blocks, in: "ScalingOutSnippets.swift")
+    }
+
     @Test func everyLiveQuerySnippetIsCompiledCode() throws {
         let blocks = try articleBlocks("Live queries", of: "WatchingChanges.md")
         #expect(blocks.count >= 2)

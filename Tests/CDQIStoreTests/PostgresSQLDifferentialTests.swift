@@ -111,6 +111,7 @@ struct PostgresSQLDifferentialTests {
     @Test("many-to-many and one-to-many paths give the same objects in PostgreSQL and in memory", arguments: [11, 12] as [UInt64])
     func differentialManyToMany(seed: UInt64) throws {
         let graph = try SQLDifferentialTests().makeDevelopers(seed: seed)
+        defer { graph.unlink() }
         let schema = Self.schemaName("\(seed)")
         let connection = try postgresCopy(of: graph.store, schema: schema)
         defer { drop(connection, schema: schema) }
@@ -136,6 +137,7 @@ struct PostgresSQLDifferentialTests {
     @Test("generated predicates give the same objects in PostgreSQL and in memory", arguments: [1, 2, 3] as [UInt64])
     func differential(seed: UInt64) throws {
         let graph = try SQLDifferentialTests().makeCompany(seed: seed)
+        defer { graph.unlink() }
         let schema = Self.schemaName("\(seed)")
         let connection = try postgresCopy(of: graph.store, schema: schema)
         defer { drop(connection, schema: schema) }
@@ -175,7 +177,9 @@ extension PostgresSQLDifferentialTests {
     @Test("cdqi_fold in PostgreSQL folds every character of its domain as StringFolding does, and refuses one outside it")
     func foldInPostgres() throws {
         let schema = Self.schemaName("fold")
-        let connection = try postgresCopy(of: try SQLDifferentialTests().makeCompany(seed: 1).store, schema: schema)
+        let graph = try SQLDifferentialTests().makeCompany(seed: 1)
+        defer { graph.unlink() }
+        let connection = try postgresCopy(of: graph.store, schema: schema)
         defer { drop(connection, schema: schema) }
         var scalars: [Unicode.Scalar] = []
         for range in PostgresFoldTable.domain { for value in range { if let s = Unicode.Scalar(value) { scalars.append(s) } } }
@@ -207,7 +211,9 @@ extension PostgresSQLDifferentialTests {
     @Test("cdqi_matches in PostgreSQL: case-insensitive on ASCII case rules, refusing what ICU could read otherwise")
     func matchesInPostgres() throws {
         let schema = Self.schemaName("matches")
-        let connection = try postgresCopy(of: try SQLDifferentialTests().makeCompany(seed: 1).store, schema: schema)
+        let graph = try SQLDifferentialTests().makeCompany(seed: 1)
+        defer { graph.unlink() }
+        let connection = try postgresCopy(of: graph.store, schema: schema)
         defer { drop(connection, schema: schema) }
         func matches(_ text: String, _ are: String, _ flags: Int64) throws(PostgresError) -> Bool {
             let result = try connection.query("SELECT cdqi_matches($1::text, $2::text, $3::bigint)", [.string(text), .string(are), .integer(flags)])

@@ -191,9 +191,25 @@ extension StoreExporter {
     public func export(
         storeURL: URL, entity: String? = nil, progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
     ) throws(InterchangeError) {
+        try export(store: .file(storeURL), entity: entity, progress: progress, to: write)
+    }
+
+    /// The document text of the store at `location`, which must exist (an export never creates a store).
+    public func exportText(store location: StoreLocation, entity: String? = nil) throws(InterchangeError) -> String {
+        var text = ""
+        try export(store: location, entity: entity) { text += $0 }
+        return text
+    }
+
+    /// Writes the document of the store at `location` (a SQLite file, opened read-only, or a PostgreSQL
+    /// schema, refused when it holds no store) piece by piece to `write`, as
+    /// ``export(storeURL:entity:progress:to:)`` does.
+    public func export(
+        store location: StoreLocation, entity: String? = nil, progress: ((Int) -> Void)? = nil, to write: (String) throws -> Void
+    ) throws(InterchangeError) {
         let context: ManagedObjectContext
         do {
-            context = try StoreQuery.openContext(model: model, url: storeURL)
+            context = try StoreQuery.openContext(model: model, location: location)
         } catch {
             throw .store(error.description)
         }

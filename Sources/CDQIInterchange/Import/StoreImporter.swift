@@ -1,4 +1,5 @@
 import CDQIModel
+import CDQIPostgres
 import CDQIPredicate
 import CDQIStore
 import Foundation
@@ -71,6 +72,55 @@ public struct StoreImporter {
         contentsOf documentURL: URL, into storeURL: URL, progress: ((Int) -> Void)? = nil
     ) throws(InterchangeError) -> ImportSummary {
         try importDocument(from: try FileDocumentSource(path: documentURL.path), into: storeURL, progress: progress)
+    }
+
+    /// Imports the document in the file at `documentURL` into the store at `location`: a SQLite file
+    /// as ``importDocument(contentsOf:into:progress:)`` does, or the store in a PostgreSQL schema
+    /// (created when the schema holds none).
+    ///
+    /// Into PostgreSQL, the objects are saved by one save, which the store writes in one transaction on
+    /// one connection: all of them are written, or none. A store this import created in an empty schema
+    /// stays there (empty) when the save is refused.
+    public func importDocument(
+        contentsOf documentURL: URL, into location: StoreLocation, progress: ((Int) -> Void)? = nil
+    ) throws(InterchangeError) -> ImportSummary {
+        let source = try FileDocumentSource(path: documentURL.path)
+        switch location {
+        case .file(let storeURL):
+            return try importDocument(from: source, into: storeURL, progress: progress)
+        case .postgres(let url):
+            return try importDocument(from: source, into: url, progress: progress)
+        }
+    }
+
+    /// Imports a document into the store at `location`: a SQLite file, or a PostgreSQL schema (one
+    /// save, one transaction: see the file-reading variant taking a ``StoreLocation``).
+    public func importDocument(
+        _ document: Data, into location: StoreLocation, progress: ((Int) -> Void)? = nil
+    ) throws(InterchangeError) -> ImportSummary {
+        let source = BytesDocumentSource(Array(document))
+        switch location {
+        case .file(let storeURL):
+            return try importDocument(from: source, into: storeURL, progress: progress)
+        case .postgres(let url):
+            return try importDocument(from: source, into: url, progress: progress)
+        }
+    }
+
+    private func importDocument(
+        from source: DocumentSource, into url: PostgresURL, progress: ((Int) -> Void)?
+    ) throws(InterchangeError) -> ImportSummary {
+        let plan = try plan(source)
+        let coordinator: PersistentStoreCoordinator
+        do {
+            coordinator = try StoreQuery.openCoordinator(model: model, url: url, creating: true)
+        } catch {
+            throw .store(error.description)
+        }
+        // One save: one transaction on one connection of the store's pool.
+        try insertAndSave(
+            plan, from: source, into: PersistentContainer(coordinator: coordinator), batched: false, location: url.description, progress: progress)
+        return ImportSummary(plan)
     }
 
     private func importDocument(
@@ -156,9 +206,18 @@ public struct StoreImporter {
         } catch {
             throw .store(StoreQuery.naming(storeURL, error.description))
         }
+        try insertAndSave(plan, from: source, into: container, batched: true, location: storeURL.path, progress: progress)
+    }
+
+    /// Inserts the plan's objects into the container's view context and saves them: in batches inside
+    /// one SQLite transaction when `batched` and the plan is big enough, else by one save.
+    private func insertAndSave(
+        _ plan: ImportPlan, from source: DocumentSource, into container: PersistentContainer, batched: Bool, location: String,
+        progress: ((Int) -> Void)?
+    ) throws(InterchangeError) {
         let context = container.viewContext
         let batches = ImportBatches(plan, model: model, batchSize: batchSize)
-        if batches.isBatched {
+        if batched && batches.isBatched {
             do {
                 // Every batch's save is part of one transaction: all of them are written, or none.
                 try container.coordinator.inOneTransaction {
@@ -178,7 +237,7 @@ public struct StoreImporter {
                 // by it), which reports every problem with the document's names for the objects.
                 context.reset()
             } catch {
-                throw Self.failure(error, source: source, storeURL: storeURL)
+                throw Self.failure(error, source: source, location: location)
             }
         }
         var inserter = DocumentInserter(plan: plan, batches: ImportBatches(single: plan), context: context, progress: progress)
@@ -186,7 +245,7 @@ public struct StoreImporter {
             try inserter.insertAll(from: source)
             try Self.checkUnchanged(source)
         } catch {
-            throw Self.failure(error, source: source, storeURL: storeURL)
+            throw Self.failure(error, source: source, location: location)
         }
         do {
             _ = try context.save()
@@ -205,14 +264,14 @@ public struct StoreImporter {
     }
 
     /// An error of inserting or saving, as the importer reports it.
-    private static func failure(_ error: any Error, source: DocumentSource, storeURL: URL) -> InterchangeError {
+    private static func failure(_ error: any Error, source: DocumentSource, location: String) -> InterchangeError {
         if let failure = source.failure { return .store(failure) }
         switch error {
         case let error as ContextError: return .store(error.description)
         // The document was checked, so this names a value the store layer refuses.
         case let error as ManagedObjectError: return .store(error.description)
         case let error as StoreError: return .store(error.description)
-        case let error as SQLiteError: return .store(StoreError.classifying(error, path: storeURL.path).description)
+        case let error as SQLiteError: return .store(StoreError.classifying(error, path: location).description)
         case is DocumentInserter.Changed, is JSONParseError:
             return .invalidDocument([DocumentProblem(message: "the document changed while it was imported")])
         default: return .store("\(error)")

@@ -1,4 +1,5 @@
 import CDQIModel
+import CDQIPostgres
 import CDQIPredicate
 import CDQIStore
 import Foundation
@@ -89,19 +90,35 @@ public struct StoreQuery: Sendable {
 
     /// Runs the query on the store at `storeURL`, which must exist.
     public func run(model: ManagedObjectModel, storeURL: URL) throws(QueryError) -> ResultTable {
+        try run(model: model, store: .file(storeURL))
+    }
+
+    /// Runs the query on the store at `location`, which must exist: a SQLite file is opened read-only,
+    /// and a PostgreSQL schema without a store is refused (``QueryError/missingStore(path:)``).
+    public func run(model: ManagedObjectModel, store location: StoreLocation) throws(QueryError) -> ResultTable {
         let request = try request(model: model)
         if isDictionaryFetch {
-            let store = try Self.openStore(model: model, url: storeURL)
             let rows: [[String: StoredValue]]
-            do {
-                rows = try store.fetchDictionaries(request)
-            } catch {
-                throw Self.classify(error)
+            switch location {
+            case .file(let storeURL):
+                let store = try Self.openStore(model: model, url: storeURL)
+                do {
+                    rows = try store.fetchDictionaries(request)
+                } catch {
+                    throw Self.classify(error)
+                }
+            case .postgres:
+                let context = try Self.openContext(model: model, location: location)
+                do {
+                    rows = try context.fetchDictionaries(request)
+                } catch {
+                    throw Self.classify(error)
+                }
             }
             let columns = request.propertiesToFetch.map(\.name)
             return ResultTable(columns: columns, rows: rows.map { row in columns.map { row[$0] ?? .null } })
         }
-        let context = try Self.openContext(model: model, url: storeURL)
+        let context = try Self.openContext(model: model, location: location)
         guard let entity = model.entity(named: entityName) else {
             throw .unknownEntity(name: entityName, known: model.entities.map(\.name))
         }
@@ -129,9 +146,14 @@ public struct StoreQuery: Sendable {
 
     /// The number of rows ``run(model:storeURL:)`` would return (objects, or groups when grouping).
     public func count(model: ManagedObjectModel, storeURL: URL) throws(QueryError) -> Int {
+        try count(model: model, store: .file(storeURL))
+    }
+
+    /// The number of rows ``run(model:store:)`` would return (objects, or groups when grouping).
+    public func count(model: ManagedObjectModel, store location: StoreLocation) throws(QueryError) -> Int {
         let request = try request(model: model)
-        if isDictionaryFetch { return try run(model: model, storeURL: storeURL).rows.count }
-        let context = try Self.openContext(model: model, url: storeURL)
+        if isDictionaryFetch { return try run(model: model, store: location).rows.count }
+        let context = try Self.openContext(model: model, location: location)
         do {
             return try context.count(for: request)
         } catch {
@@ -148,12 +170,28 @@ public struct StoreQuery: Sendable {
 
     /// How the store runs the query: its SQL, bindings, SQLite's plan and warnings (`cdqi query --explain`).
     public func explain(model: ManagedObjectModel, storeURL: URL) throws(QueryError) -> FetchExplanation {
+        try explain(model: model, store: .file(storeURL))
+    }
+
+    /// How the store at `location` runs the query: its SQL, bindings, the database's plan (SQLite's
+    /// `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`) and warnings.
+    public func explain(model: ManagedObjectModel, store location: StoreLocation) throws(QueryError) -> FetchExplanation {
         let request = try request(model: model)
-        let store = try Self.openStore(model: model, url: storeURL)
-        do {
-            return try store.explain(request)
-        } catch {
-            throw Self.classify(error)
+        switch location {
+        case .file(let storeURL):
+            let store = try Self.openStore(model: model, url: storeURL)
+            do {
+                return try store.explain(request)
+            } catch {
+                throw Self.classify(error)
+            }
+        case .postgres:
+            let context = try Self.openContext(model: model, location: location)
+            do {
+                return try context.coordinator.store.explain(request)
+            } catch {
+                throw Self.classify(error)
+            }
         }
     }
 
@@ -188,6 +226,29 @@ public struct StoreQuery: Sendable {
             return ManagedObjectContext(coordinator: try PersistentStoreCoordinator(model: model, url: url, readOnly: true))
         } catch {
             throw .store(Self.naming(url, error.description))
+        }
+    }
+
+    /// A context on an existing store: a SQLite file opened read-only (see ``openStore(model:url:)``),
+    /// or the store in a PostgreSQL schema, refused when the schema holds none (opening a
+    /// ``PostgresStore`` would create one).
+    static func openContext(model: ManagedObjectModel, location: StoreLocation) throws(QueryError) -> ManagedObjectContext {
+        switch location {
+        case .file(let url):
+            return try openContext(model: model, url: url)
+        case .postgres(let url):
+            return ManagedObjectContext(coordinator: try openCoordinator(model: model, url: url, creating: false))
+        }
+    }
+
+    /// A coordinator over the store in `url`'s schema; unless `creating`, a schema without a store is
+    /// refused (``QueryError/missingStore(path:)``) before the store is opened.
+    static func openCoordinator(model: ManagedObjectModel, url: PostgresURL, creating: Bool) throws(QueryError) -> PersistentStoreCoordinator {
+        if !creating { _ = try PostgresStoreProbe(url: url) }
+        do {
+            return PersistentStoreCoordinator(model: model, store: try PostgresStore(model: model, url: url, connections: 2))
+        } catch {
+            throw .store(error.description)
         }
     }
 

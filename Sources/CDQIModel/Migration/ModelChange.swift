@@ -7,7 +7,8 @@ public struct ModelChange: Sendable, Hashable, CustomStringConvertible {
         case entityRemoved
         /// Renamed through the destination's renaming identifier (`elementID`).
         case entityRenamed(from: String)
-        /// The entity's parent changed (or it gained or lost one).
+        /// The entity's parent changed (or it gained or lost one): inferred, unless it merges two
+        /// hierarchies into one. (`from: nil, to: nil` names a hierarchy root whose hierarchy merges others.)
         case parentChanged(from: String?, to: String?)
         case attributeAdded
         case attributeRemoved

@@ -60,6 +60,7 @@ public struct ModelDiff: Sendable {
         for entity in source.entities where !matchedSources.contains(entity.name) {
             changes.append(ModelChange(entity: entity.name, kind: .entityRemoved))
         }
+        refuseMergedHierarchies()
     }
 
     /// Destination entity name → source entity name: canonical name against canonical name, then the
@@ -82,15 +83,60 @@ public struct ModelDiff: Sendable {
         return matches
     }
 
+    /// A new parent (an added entity, or another entity of the same hierarchy), no parent, or a parent
+    /// inserted in between: Core Data infers all of these, since the objects stay in one table or leave
+    /// it for their own. Joining two source hierarchies is refused afterwards
+    /// (``refuseMergedHierarchies()``).
     private mutating func compareParents(_ original: EntityDescription, _ entity: EntityDescription) {
         let mappedParent = entity.parentEntityName.flatMap { entityMatches[$0] }
         guard mappedParent != original.parentEntityName || (entity.parentEntityName == nil) != (original.parentEntityName == nil) else {
             return
         }
         changes.append(
-            ModelChange(
-                entity: entity.name, kind: .parentChanged(from: original.parentEntityName, to: entity.parentEntityName),
-                support: .notImplemented("moving an entity within or between hierarchies")))
+            ModelChange(entity: entity.name, kind: .parentChanged(from: original.parentEntityName, to: entity.parentEntityName)))
+    }
+
+    /// Core Data cannot merge entity hierarchies: the objects of one destination hierarchy (one table)
+    /// must all come from one source hierarchy ("Cannot merge multiple root entity source tables into one
+    /// destination entity root table"). Every parent change that brings a second source hierarchy into a
+    /// destination hierarchy is refused, naming the hierarchies.
+    private mutating func refuseMergedHierarchies() {
+        // Destination root → the source roots of the entities in its hierarchy that existed before.
+        var sourceRoots: [String: Set<String>] = [:]
+        for entity in destination.entities {
+            guard let sourceName = entityMatches[entity.name], let original = source.entity(named: sourceName) else { continue }
+            sourceRoots[Self.rootName(of: entity, in: destination), default: []].insert(Self.rootName(of: original, in: source))
+        }
+        var refusedRoots: Set<String> = []
+        for index in changes.indices {
+            guard case .parentChanged = changes[index].kind, let entity = destination.entity(named: changes[index].entity) else { continue }
+            let root = Self.rootName(of: entity, in: destination)
+            guard let roots = sourceRoots[root], roots.count > 1 else { continue }
+            refusedRoots.insert(root)
+            changes[index].support = .notInferable(
+                "it merges the hierarchies of \(Self.list(roots)) into \(root)'s; "
+                    + "Core Data cannot merge entity hierarchies")
+        }
+        // A merge always moves some entity to a new parent; should none be found, the root names it.
+        for (root, roots) in sourceRoots.sorted(by: { $0.key < $1.key }) where roots.count > 1 && !refusedRoots.contains(root) {
+            changes.append(
+                ModelChange(
+                    entity: root, kind: .parentChanged(from: nil, to: nil),
+                    support: .notInferable(
+                        "its hierarchy merges those of \(Self.list(roots)); Core Data cannot merge entity hierarchies")))
+        }
+    }
+
+    /// Sorted names in words: `A and B`, `A, B and C`.
+    static func list(_ names: Set<String>) -> String {
+        let sorted = names.sorted()
+        guard let last = sorted.last, sorted.count > 1 else { return sorted.first ?? "" }
+        return sorted.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    /// The name of the root of the entity's hierarchy.
+    static func rootName(of entity: EntityDescription, in model: ManagedObjectModel) -> String {
+        model.ancestors(of: entity).last?.name ?? entity.name
     }
 
     private enum Property {
@@ -142,7 +188,13 @@ public struct ModelDiff: Sendable {
             if reports { compare(found, property, in: entity.name) }
         }
         propertyMatches[entity.name] = matches
-        let originalDeclared = Set(original.attributes.map(\.name) + original.relationships.map(\.name))
+        // An entity reports the removal of what it declared and, when its parent changed, of what it
+        // inherited from an ancestor that is no longer one (it left that hierarchy, or the ancestor was
+        // removed): no other entity reports that, and its sub-entities, which lose the same, do not repeat it.
+        let keptAncestors = Set(destination.ancestors(of: entity).compactMap { entityMatches[$0.name] })
+        let parentChanged = entity.parentEntityName.flatMap { entityMatches[$0] } != original.parentEntityName
+        let reported = [original] + (parentChanged ? source.ancestors(of: original).filter { !keptAncestors.contains($0.name) } : [])
+        let originalDeclared = Set(reported.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
         for property in before where !used.contains(property.name) && originalDeclared.contains(property.name) {
             switch property {
             case .attribute: changes.append(ModelChange(entity: entity.name, property: property.name, kind: .attributeRemoved))
@@ -221,11 +273,18 @@ public struct ModelDiff: Sendable {
             changes.append(ModelChange(entity: entity, property: name, kind: .relationshipRenamed(from: before.name)))
         }
         if entityMatches[after.destinationEntityName] != before.destinationEntityName {
+            // Retargeted to an ancestor of the old destination (typically a new parent): every object
+            // linked to is still of the destination entity, so every link is kept.
+            let oldDestination = entityMatches.first { $0.value == before.destinationEntityName }?.key
+            let generalized =
+                oldDestination.flatMap { destination.entity(named: $0) }
+                .map { destination.ancestors(of: $0).contains { $0.name == after.destinationEntityName } } ?? false
             changes.append(
                 ModelChange(
                     entity: entity, property: name,
                     kind: .destinationChanged(from: before.destinationEntityName, to: after.destinationEntityName),
-                    support: .notInferable("the destination is not the old destination or its renamed self")))
+                    support: generalized
+                        ? .inferred : .notInferable("the destination is not the old destination, its renamed self or one of its ancestors")))
         }
         let inverseMatch = after.inverseName.flatMap { inverse in
             destination.entity(named: after.destinationEntityName).flatMap { _ in

@@ -42,3 +42,23 @@ extension PersistentContainer {
         self.init(coordinator: try PersistentStoreCoordinator(model: model, postgresURL: postgresURL, connections: connections))
     }
 }
+
+extension PersistentContainer {
+    /// A container over a PostgreSQL store for the model `cdqi` generated, with its entity classes
+    /// registered: the PostgreSQL twin of `PersistentContainer(model: CompanyModel.self, url:)`.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(model: CompanyModel.self, postgresURL: databaseURL)
+    /// ```
+    public convenience init<Model: GeneratedModel>(
+        model: Model.Type, postgresURL: String, connections: Int = PostgresStore.defaultConnectionCount
+    ) throws(GeneratedModelError) {
+        do {
+            try self.init(model: Model.model, postgresURL: postgresURL, connections: connections)
+        } catch {
+            throw .store(error)
+        }
+        // The coordinator was made from `Model.model`, so registration cannot find a mismatch.
+        try Model.register(in: coordinator)
+    }
+}

@@ -99,9 +99,13 @@ final class PostgresSaveTransaction: SaveTransaction {
         return true
     }
 
+    /// The rows are locked (`FOR UPDATE`, in key order) until the save ends: under READ COMMITTED, another
+    /// process could otherwise commit a change between this read and the save's `UPDATE … WHERE Z_OPT = …`,
+    /// and a merge policy that resolved the conflict it saw would meet a new one it cannot resolve.
     func storedVersions(table: String, keys: [Int64]) throws -> [Int64: Int64] {
         let result = try connection.query(
-            "SELECT \"Z_PK\", \"Z_OPT\" FROM \(id(table)) WHERE \"Z_PK\" IN (\(placeholders(keys.count)))",
+            "SELECT \"Z_PK\", \"Z_OPT\" FROM \(id(table)) WHERE \"Z_PK\" IN (\(placeholders(keys.count))) "
+                + "ORDER BY \"Z_PK\" FOR UPDATE",
             keys.map(StoredValue.integer))
         var stored: [Int64: Int64] = [:]
         for row in 0..<result.rowCount {

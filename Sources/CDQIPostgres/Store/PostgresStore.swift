@@ -21,7 +21,11 @@ import Foundation
 /// come from `Z_PRIMARYKEY` under its row lock, so that processes on any number of machines never
 /// take the same key; updates and deletes expect the row version (`Z_OPT`) their objects were read at,
 /// so that a change made meanwhile by another process is resolved by the context's merge policy, as on
-/// SQLite. A save that meets a deadlock or a serialization failure is run again, up to 5 times.
+/// SQLite (a save resolving conflicts locks the rows it read until it commits, so that what it resolved
+/// cannot change again before it writes). A save that meets a deadlock or a serialization failure is run
+/// again, up to 5 times; one that meets a unique index's violation (another process saved the same
+/// constrained values after this save checked them) is run again too, and its check then refuses it with
+/// the same ``ContextError/validation(_:)`` a SQLite save gives.
 ///
 /// It is `Sendable`: its state is immutable, and each connection of the pool is used by one caller at a time.
 public final class PostgresStore: PersistentStore, @unchecked Sendable {
@@ -242,10 +246,27 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     // MARK: Writing
 
+    /// How many times a save runs when its writes meet a unique index's violation (`23505`).
+    static let uniqueViolationAttempts = 5
+
+    /// Runs a save's `body` in a READ COMMITTED transaction, again when it meets a deadlock or a
+    /// serialization failure (``PostgresConnection/retryingTransaction(isolation:attempts:_:)``), and
+    /// again when it meets a unique violation: another process committed a row with the same values
+    /// for a uniqueness constraint after the save checked them (``SaveWriter`` checks before writing).
+    /// That row is committed, so the save's check sees it when the save runs again and refuses it with
+    /// the ``ContextError/validation(_:)`` (``ValidationFailure/Problem/notUnique(properties:otherObject:)``)
+    /// a save on SQLite gives, naming that object.
     package func write<T>(_ body: (any SaveTransaction) throws -> T) throws -> T {
         try withConnection { connection in
-            try connection.retryingTransaction(isolation: .readCommitted) {
-                try body(PostgresSaveTransaction(connection: connection, layout: layout, location: location))
+            var attempt = 1
+            while true {
+                do {
+                    return try connection.retryingTransaction(isolation: .readCommitted) {
+                        try body(PostgresSaveTransaction(connection: connection, layout: layout, location: location))
+                    }
+                } catch let error as PostgresError where error.kind == .uniqueViolation && attempt < Self.uniqueViolationAttempts {
+                    attempt += 1
+                }
             }
         }
     }

@@ -26,7 +26,8 @@ public struct MigrationReport: Sendable {
 /// of the destination model is built beside the original (`<store>.cdqi-migrating`), so its tables,
 /// indexes, entity numbers and `Z_PRIMARYKEY` rows are exactly a fresh store's; every surviving object is
 /// copied into it by SQL in one transaction (same `Z_PK`, `Z_OPT` and store UUID, renamed properties
-/// followed, defaults filled in, entity numbers renumbered), `Z_MAX` and the metadata (destination
+/// followed, defaults filled in, entity numbers renumbered, objects moved to their entity's new
+/// hierarchy table, links to objects that are no longer of the linked entity dropped), `Z_MAX` and the metadata (destination
 /// hashes, the source's other keys) are carried over, and the new file is synced and renamed over the
 /// original. Until that rename the original is only checkpointed (its WAL folded in, journal mode set
 /// to DELETE, which also proves no other connection has it open), so a failure leaves its content as it
@@ -73,6 +74,8 @@ private struct Copier {
     let destinationSchema: StoreSchema
     /// Source entity number → destination entity number, for every matched entity.
     let numbers: [(source: Int, destination: Int)]
+    /// Destination entity number → source entity number, for every matched entity.
+    let sourceNumbers: [Int: Int]
 
     init(diff: ModelDiff, path: String) {
         self.diff = diff
@@ -86,6 +89,36 @@ private struct Copier {
             }
         }
         self.numbers = numbers
+        sourceNumbers = Dictionary(numbers.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The source entity numbers of the objects a reference to the destination entity `name` keeps (the
+    /// source counterparts of it and its sub-entities), and whether a source reference to its counterpart
+    /// could name objects outside them: objects of an entity that left the hierarchy, which stop being
+    /// valid targets, so their links are dropped (a link kept would name a row of another table, or the
+    /// wrong kind of object).
+    ///
+    /// - Parameter sourceName: the source entity the links pointed at, when not `name`'s counterpart (a
+    ///   relationship retargeted to a new parent of its old destination).
+    func linkKinds(ofDestination name: String, from sourceName: String? = nil) -> (kept: [Int], dropsSome: Bool) {
+        let kept = (destinationSchema.entity(named: name)?.numbersIncludingSubentities ?? []).compactMap { sourceNumbers[$0] }.sorted()
+        let before = (sourceName ?? diff.entityMatches[name]).flatMap { sourceSchema.entity(named: $0)?.numbersIncludingSubentities } ?? []
+        return (kept, !Set(before).isSubset(of: kept))
+    }
+
+    /// The destination entity of the source counterpart of the relationship `name` of the destination
+    /// entity `entityName`.
+    func sourceDestination(ofRelationship name: String, of entityName: String) -> String? {
+        guard let original = diff.entityMatches[entityName].flatMap({ diff.source.entity(named: $0) }),
+            let oldName = diff.propertyMatches[entityName]?[name]
+        else { return nil }
+        return diff.source.allRelationships(of: original).first { $0.name == oldName }?.destinationEntityName
+    }
+
+    /// `expression IN (?, …)` over the numbers, with the numbers to bind; `0` (false) for none.
+    static func isAmong(_ expression: String, _ numbers: [Int]) -> (sql: String, values: [StoredValue]) {
+        guard !numbers.isEmpty else { return ("0", []) }
+        return ("\(expression) IN (\(numbers.map { _ in "?" }.joined(separator: ", ")))", numbers.map { StoredValue.integer(Int64($0)) })
     }
 
     mutating func run(url: URL, progress: ((Int, Int) -> Void)?) throws(MigrationError) -> Int {
@@ -202,7 +235,35 @@ private struct Copier {
                 }
             }
         }
+        problems += try requiredLinksDropped(connection)
         if !problems.isEmpty { throw MigrationError.missingValues(store: path, problems: problems) }
+    }
+
+    /// Objects whose required to-one names an object that leaves the destination entity's hierarchy:
+    /// the link is dropped, so the relationship would have no value.
+    private func requiredLinksDropped(_ connection: SQLiteConnection) throws -> [String] {
+        var problems: [String] = []
+        for entity in diff.destination.entities {
+            guard let sourceName = diff.entityMatches[entity.name], let origin = sourceSchema.entity(named: sourceName) else { continue }
+            let matches = diff.propertyMatches[entity.name] ?? [:]
+            for relationship in diff.destination.allRelationships(of: entity)
+            where !relationship.isTransient && !relationship.isOptional && !relationship.isToMany {
+                guard let old = matches[relationship.name], let entityColumn = origin.columns[old]?.entity else { continue }
+                let kinds = linkKinds(
+                    ofDestination: relationship.destinationEntityName, from: sourceDestination(ofRelationship: relationship.name, of: entity.name))
+                guard kinds.dropsSome else { continue }
+                let kept = Self.isAmong(entityColumn, kinds.kept)
+                let statement = try connection.prepareUncached(
+                    "SELECT COUNT(*) FROM main.\(origin.tableName) WHERE Z_ENT = ? AND \(entityColumn) IS NOT NULL AND NOT (\(kept.sql))")
+                try statement.bind([.integer(Int64(origin.number))] + kept.values)
+                if try statement.step(), statement.int64(0) > 0 {
+                    problems.append(
+                        "\(statement.int64(0)) \(entity.name) object(s) have a required \(relationship.name) naming an object that is no "
+                            + "longer of entity \(relationship.destinationEntityName) (it left the hierarchy)")
+                }
+            }
+        }
+        return problems
     }
 
     // MARK: Copying
@@ -292,26 +353,51 @@ private struct Copier {
             } else {
                 continue
             }
+            // The source entity of the object linked to, and the links kept: those to objects that are
+            // still of the relationship's destination entity.
+            let linkedEntity = sourceDestination(ofRelationship: relationship.name, of: entity.name)
+            let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue, linkedEntity)
+            let kinds = linkKinds(ofDestination: relationship.destinationEntityName, from: linkedEntity)
+            var linked: (sql: String, values: [StoredValue]) = (oldValue, [])
+            var keep: (sql: String, values: [StoredValue])?
+            if kinds.dropsSome, let oldEntity {
+                let condition = Self.isAmong(oldEntity, kinds.kept)
+                keep = condition
+                linked = ("CASE WHEN \(condition.sql) THEN \(oldValue) END", condition.values)
+            }
             columns.append(value)
-            expressions.append(oldValue)
+            expressions.append(linked.sql)
+            values += linked.values
             if let entityColumn = targetColumns.entity {
                 columns.append(entityColumn)
-                if let oldEntity = try sourceColumn(oldColumns.entity) ?? otherEntityExpression(relationship, oldValue) {
-                    expressions.append("CASE \(oldEntity) " + numbers.map { _ in "WHEN ? THEN ?" }.joined(separator: " ") + " ELSE NULL END")
-                    for pair in numbers {
+                if let oldEntity {
+                    let pairs = numbers.filter { kinds.kept.contains($0.source) }
+                    expressions.append("CASE \(oldEntity) " + pairs.map { _ in "WHEN ? THEN ? " }.joined() + "ELSE NULL END")
+                    for pair in pairs {
                         values.append(.integer(Int64(pair.source)))
                         values.append(.integer(Int64(pair.destination)))
                     }
                 } else {
                     let number = destinationSchema.entity(named: relationship.destinationEntityName)?.number ?? 0
-                    expressions.append("CASE WHEN \(oldValue) IS NULL THEN NULL ELSE ? END")
+                    expressions.append("CASE WHEN \(linked.sql) IS NULL THEN NULL ELSE ? END")
+                    values += linked.values
                     values.append(.integer(Int64(number)))
                 }
             }
             if let orderColumn = targetColumns.order {
                 columns.append(orderColumn)
-                // A newly ordered relationship keeps the objects in the order they were created.
-                expressions.append(try sourceColumn(oldColumns.order) ?? "CASE WHEN \(oldValue) IS NULL THEN NULL ELSE s.Z_PK END")
+                if let old = try sourceColumn(oldColumns.order) {
+                    if let keep {
+                        expressions.append("CASE WHEN \(keep.sql) THEN \(old) END")
+                        values += keep.values
+                    } else {
+                        expressions.append(old)
+                    }
+                } else {
+                    // A newly ordered relationship keeps the objects in the order they were created.
+                    expressions.append("CASE WHEN \(linked.sql) IS NULL THEN NULL ELSE s.Z_PK END")
+                    values += linked.values
+                }
             }
         }
         let sql =
@@ -337,23 +423,57 @@ private struct Copier {
         return (old.name, sameSide ? old.sourceColumn : old.destinationColumn, sameSide ? old.destinationColumn : old.sourceColumn)
     }
 
-    /// The destination entity number of the object a to-one now points at, read from its source row.
-    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String) throws -> String? {
-        guard let sourceDestination = diff.entityMatches[relationship.destinationEntityName],
+    /// The source entity number of the object a to-one now points at, read from its source row
+    /// (`sourceName` is the entity the source relationship pointed at).
+    private func otherEntityExpression(_ relationship: RelationshipDescription, _ value: String, _ sourceName: String?) throws -> String? {
+        guard let sourceDestination = sourceName ?? diff.entityMatches[relationship.destinationEntityName],
             let table = sourceSchema.entity(named: sourceDestination)?.tableName
         else { return nil }
         return "(SELECT o.Z_ENT FROM main.\(table) AS o WHERE o.Z_PK = \(value))"
     }
 
+    /// Fills a destination join table from the relationship's source counterparts: the naming entity's
+    /// own, and those of its sub-entities that existed (a relationship moved up to a new parent, or to an
+    /// entity that did not have it), each source relationship once.
     private func copyJoinTable(_ join: JoinTable, _ connection: SQLiteConnection) throws {
-        guard let sourceName = diff.entityMatches[join.sourceEntity],
-            let oldName = diff.propertyMatches[join.sourceEntity]?[join.relationship],
-            let origin = sourceSchema.entity(named: sourceName)
-        else { return }
+        guard let named = diff.destination.entity(named: join.sourceEntity) else { return }
+        var copied: Set<String> = []
+        for entity in [named] + descendants(of: named) {
+            guard let sourceName = diff.entityMatches[entity.name], let original = diff.source.entity(named: sourceName),
+                let oldName = diff.propertyMatches[entity.name]?[join.relationship]
+            else { continue }
+            let declaring =
+                ([original] + diff.source.ancestors(of: original)).first { $0.relationships.contains { $0.name == oldName } }?.name ?? sourceName
+            guard copied.insert("\(declaring).\(oldName)").inserted else { continue }
+            let otherSource = diff.source.allRelationships(of: original).first { $0.name == oldName }?.destinationEntityName
+            try copyJoinTable(join, from: declaring, oldName: oldName, otherSource: otherSource, connection)
+        }
+    }
+
+    /// The entity's descendants in the destination model, each once.
+    private func descendants(of entity: EntityDescription) -> [EntityDescription] {
+        var found: [EntityDescription] = []
+        var seen: Set<String> = [entity.name]
+        var pending = diff.destination.subentities(of: entity)
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard seen.insert(next.name).inserted else { continue }
+            found.append(next)
+            pending += diff.destination.subentities(of: next)
+        }
+        return found
+    }
+
+    /// Copies the links of the source relationship `oldName` of `sourceName` (the entity declaring it)
+    /// into the destination join table.
+    private func copyJoinTable(
+        _ join: JoinTable, from sourceName: String, oldName: String, otherSource: String?, _ connection: SQLiteConnection
+    ) throws {
+        guard let origin = sourceSchema.entity(named: sourceName) else { return }
         guard let oldTableName = origin.columns[oldName]?.joinTable,
             let old = sourceSchema.joinTables.first(where: { $0.name == oldTableName })
         else {
-            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, connection)
+            try fillJoinTableFromForeignKey(join, sourceName: sourceName, oldName: oldName, otherSource: otherSource, connection)
             return
         }
         let lineage = Set([sourceName] + (diff.source.entity(named: sourceName).map { diff.source.ancestors(of: $0).map(\.name) } ?? []))
@@ -366,13 +486,40 @@ private struct Copier {
             columns.append(order)
             expressions.append(old.orderColumn ?? "rowid")
         }
-        try connection.execute(
-            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)")
+        let kept = keptLinks(of: join, first: first, second: second, ownSource: sourceName, otherSource: otherSource)
+        let statement = try connection.prepareUncached(
+            "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM main.\(old.name)"
+                + kept.sql)
+        try statement.bind(kept.values)
+        try statement.run()
+    }
+
+    /// A `WHERE` clause (empty when nothing is dropped) keeping the links of a join table whose
+    /// objects are still of the join's two entities: links of objects that left either side's
+    /// hierarchy are dropped. `first` and `second` are the source columns of the two sides' keys,
+    /// `ownSource` and `otherSource` the source entities whose objects they name.
+    private func keptLinks(
+        of join: JoinTable, first: String, second: String, ownSource: String, otherSource: String?
+    ) -> (sql: String, values: [StoredValue]) {
+        var conditions: [String] = []
+        var values: [StoredValue] = []
+        let otherEntity = diff.destination.entity(named: join.sourceEntity).flatMap { entity in
+            diff.destination.allRelationships(of: entity).first { $0.name == join.relationship }?.destinationEntityName
+        }
+        for (column, entityName, sourceName) in [(first, join.sourceEntity, ownSource), (second, otherEntity, otherSource)] {
+            guard let entityName, let table = sourceName.flatMap({ sourceSchema.entity(named: $0)?.tableName }) else { continue }
+            let kinds = linkKinds(ofDestination: entityName, from: sourceName)
+            guard kinds.dropsSome else { continue }
+            let kept = Self.isAmong("o.Z_ENT", kinds.kept)
+            conditions.append("\(column) IN (SELECT o.Z_PK FROM main.\(table) AS o WHERE \(kept.sql))")
+            values += kept.values
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
     }
 
     /// A many-to-many relationship that was one-to-many: one link per non-NULL foreign key of the source.
     private func fillJoinTableFromForeignKey(
-        _ join: JoinTable, sourceName: String, oldName: String, _ connection: SQLiteConnection
+        _ join: JoinTable, sourceName: String, oldName: String, otherSource: String?, _ connection: SQLiteConnection
     ) throws {
         guard let entity = diff.source.entity(named: sourceName),
             let relationship = diff.source.allRelationships(of: entity).first(where: { $0.name == oldName }),
@@ -394,24 +541,42 @@ private struct Copier {
         }
         var columns = [join.sourceColumn, join.destinationColumn]
         if let order = join.orderColumn { columns.append(order) }
-        try connection.execute(
+        let kept = keptLinks(of: join, first: "a", second: "b", ownSource: sourceName, otherSource: otherSource)
+        let statement = try connection.prepareUncached(
             "INSERT INTO target.\(join.name) (\(columns.joined(separator: ", "))) SELECT "
-                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))")
+                + (join.orderColumn == nil ? "a, b" : "a, b, c") + " FROM (\(select))" + kept.sql)
+        try statement.bind(kept.values)
+        try statement.run()
     }
 
-    /// `Z_MAX` of every matched entity, at least the largest `Z_PK` of its table for a root.
+    /// `Z_MAX` of every matched entity: a root's is the largest `Z_MAX` of the source hierarchies its
+    /// objects come from (one, since hierarchies never merge), so no key that was handed out is handed
+    /// out again, and at least the largest `Z_PK` of its table; a sub-entity keeps its own when it was
+    /// one before, and otherwise has a fresh store's 0.
     private func carryPrimaryKeys(_ connection: SQLiteConnection) throws {
         let read = try connection.prepareUncached("SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?")
-        let write = try connection.prepareUncached("UPDATE target.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        func sourceMaximum(_ number: Int) throws -> Int64? {
+            read.reset()
+            try read.bind(Int64(number), at: 1)
+            guard try read.step(), !read.isNull(0) else { return nil }
+            return read.int64(0)
+        }
+        var maxima: [Int: Int64] = [:]
         for pair in numbers {
-            read.reset()
-            try read.bind(Int64(pair.source), at: 1)
-            guard try read.step(), !read.isNull(0) else { continue }
-            let maximum = read.int64(0)
-            read.reset()
+            guard let origin = sourceSchema.entity(number: pair.source), let target = destinationSchema.entity(number: pair.destination)
+            else { continue }
+            if target.superNumber != 0, origin.superNumber != 0, let maximum = try sourceMaximum(pair.source) {
+                maxima[pair.destination] = maximum
+            }
+            let sourceRoot = Self.rootNumber(of: pair.source, in: sourceSchema)
+            let targetRoot = Self.rootNumber(of: pair.destination, in: destinationSchema)
+            if let maximum = try sourceMaximum(sourceRoot) { maxima[targetRoot] = max(maxima[targetRoot] ?? 0, maximum) }
+        }
+        let write = try connection.prepareUncached("UPDATE target.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        for (number, maximum) in maxima.sorted(by: { $0.key < $1.key }) {
             write.reset()
             try write.bind(maximum, at: 1)
-            try write.bind(Int64(pair.destination), at: 2)
+            try write.bind(Int64(number), at: 2)
             try write.run()
         }
         for entity in destinationSchema.entities where entity.superNumber == 0 {
@@ -420,6 +585,16 @@ private struct Copier {
             try raise.bind(Int64(entity.number), at: 1)
             try raise.run()
         }
+    }
+
+    /// The number of the root of an entity's hierarchy (the entity itself when the chain is broken).
+    static func rootNumber(of number: Int, in schema: StoreSchema) -> Int {
+        var current = number
+        for _ in schema.entities {
+            guard let entity = schema.entity(number: current), entity.superNumber != 0 else { return current }
+            current = entity.superNumber
+        }
+        return number
     }
 
     /// The source's `Z_METADATA` row (UUID and every other key) with the destination's version keys.

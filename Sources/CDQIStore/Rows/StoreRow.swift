@@ -13,17 +13,15 @@ package protocol StoreRow {
     func attributeValue(_ index: Int, type: AttributeType) -> StoredValue
     /// Column `index` as an integer, or `nil` when it is NULL.
     func integer(_ index: Int) -> Int64?
+    /// Column `index` as an integer, 0 for NULL (keys, entity numbers and versions, never NULL in a
+    /// store: one engine call where ``integer(_:)`` makes two).
+    func int64(_ index: Int) -> Int64
     /// Whether column `index` holds an integer (not NULL, text, a real or bytes).
     func holdsInteger(_ index: Int) -> Bool
     /// Column `index` described for a message: `999`, `NULL`, `'x' (text)`.
     func describeValue(_ index: Int) -> String
     /// The table column `index` was read from, when the engine knows it.
     func tableName(ofColumn index: Int) -> String?
-}
-
-extension StoreRow {
-    /// Column `index` as an integer, 0 for NULL.
-    package func int64(_ index: Int) -> Int64 { integer(index) ?? 0 }
 }
 
 /// Where a statement's parameters are bound, by position from 1: a prepared SQLite statement, or the
@@ -56,6 +54,8 @@ package struct StoredValueRow: StoreRow {
         default: nil
         }
     }
+
+    package func int64(_ index: Int) -> Int64 { integer(index) ?? 0 }
 
     package func holdsInteger(_ index: Int) -> Bool {
         if case .integer = value(index) { return true }

@@ -16,11 +16,15 @@ import CDQIStore
 ///   are not; without, it is what the store holds, fetched on a fresh context of the coordinator.
 ///   Object and ID results and counts see unsaved changes; typed rows, aggregates and dictionaries are
 ///   what the store holds either way, as Core Data's dictionary fetches ignore pending changes.
-///   Changes that arrive while the consumer is busy are coalesced into one fetch; a change that leaves
+///   Changes that arrive while the consumer is busy are coalesced into one step; a change that leaves
 ///   the results as they were yields nothing. When the context saves an object the results hold with
 ///   a temporary ID, the next element has its permanent ID at the same offset, reported in
 ///   ``LiveQueryChange/updated``, not as a removal and an insertion; the rows of the other objects a
 ///   save writes are reported as updated too.
+/// - **Incremental**: a sorted object-ID list without a window is kept up to date from the changed
+///   objects (as ``LiveQuery`` keeps it), also with unsaved changes when the context merges other
+///   contexts' saves (``ManagedObjectContext/automaticallyMergesChangesFromParent``); otherwise, and for
+///   other results, each step fetches again.
 /// - **Isolation**: the context is not `Sendable`, and neither is this sequence: iterate it where the
 ///   context is used (the task or actor that made it).
 /// - **Ending**: cancelling the iterating task (or leaving the loop) ends the sequence and its
@@ -68,12 +72,14 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while var updated = await cycle.nextFetch(isolation: actor) {
-                updated.formUnion(renameSavedTemporaries())
+            while var changes = await cycle.nextFetch(isolation: actor) {
+                let renamed = renameSavedTemporaries()
+                changes.updated.formUnion(renamed)
+                changes.touched.formUnion(renamed)
                 let fetched: (element: Element?, state: any Sendable)
                 do {
-                    let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
-                    fetched = try observer.step(previous: cycle.state, updated: updated, on: target)
+                    fetched = try observer.step(
+                        previous: cycle.state, changes: changes, on: context, includesUnsavedChanges: includesUnsavedChanges)
                 } catch {
                     throw cycle.fail(error)
                 }
@@ -92,7 +98,14 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// Rewrites the previous results' keys of objects saved since (temporary ID → permanent ID), and
         /// returns their permanent IDs (their rows changed in place).
         private mutating func renameSavedTemporaries() -> Set<ManagedObjectID> {
-            guard !temporaries.isEmpty, var keys = cycle.state as? [LiveRowKey] else { return [] }
+            guard !temporaries.isEmpty else { return [] }
+            if let state = cycle.state as? LiveIDListState {
+                var renames: [ManagedObjectID: ManagedObjectID] = [:]
+                for (id, object) in temporaries where object.objectID != id && state.results.contains(id) { renames[id] = object.objectID }
+                state.results.rename(renames)
+                return Set(renames.values)
+            }
+            guard var keys = cycle.state as? [LiveRowKey] else { return [] }
             var renamed = Set<ManagedObjectID>()
             for (offset, key) in keys.enumerated() {
                 guard let id = key.objectID, let object = temporaries[id], object.objectID != id else { continue }
@@ -106,7 +119,15 @@ public struct ContextLiveQuery<Element: Sendable>: AsyncSequence {
         /// Keeps the objects behind the temporary IDs of the results just fetched.
         private mutating func rememberTemporaries() {
             temporaries = [:]
-            guard includesUnsavedChanges, let keys = cycle.state as? [LiveRowKey] else { return }
+            guard includesUnsavedChanges else { return }
+            if let results = (cycle.state as? LiveIDListState)?.results {
+                // Objects with temporary IDs have unsaved changes: they are among those the results track.
+                for id in results.unsavedIDs where id.isTemporaryID && results.contains(id) {
+                    if let object = context.registeredObject(for: id) { temporaries[id] = object }
+                }
+                return
+            }
+            guard let keys = cycle.state as? [LiveRowKey] else { return }
             for key in keys {
                 guard let id = key.objectID, id.isTemporaryID, let object = context.registeredObject(for: id) else { continue }
                 temporaries[id] = object

@@ -10,11 +10,15 @@ import CDQIStore
 ///   (`refreshIfStoreChanged()`, or a fetch of a context following its coordinator). Unsaved changes of
 ///   a context are not seen: results are what the store holds, as in GRDB's `ValueObservation`.
 /// - **Each element** is what a fresh fetch returns at that moment. Saves made while the consumer is
-///   busy are coalesced into one refetch, so intermediate states may be skipped; a save that leaves the
+///   busy are coalesced into one step, so intermediate states may be skipped; a save that leaves the
 ///   results as they were yields nothing (for object-ID results, unless an object in the list was
 ///   updated: see ``LiveQueryChange/updated``).
-/// - **Fetching** runs on a new background context of the container, off the caller's isolation; the
-///   elements are `Sendable`, so the sequence can be iterated from any actor.
+/// - **Fetching**: a sorted object-ID list without a window is kept incrementally: after the first
+///   fetch, each save's inserted, updated and deleted objects are read, evaluated in memory and spliced
+///   into the sorted IDs, unless the save changed an entity the query reads through a relationship,
+///   came from another process, or touched too many objects (see the "Watching Changes" article). Other
+///   results, and those cases, are fetched again on a new background context of the container, off the
+///   caller's isolation. The elements are `Sendable`, so the sequence can be iterated from any actor.
 /// - **Ending**: cancelling the iterating task (or leaving the loop) ends the sequence and stops
 ///   watching the coordinator. A failing fetch throws ``QueryError`` and ends it.
 ///
@@ -51,10 +55,10 @@ public struct LiveQuery<Element: Sendable>: AsyncSequence, Sendable {
         ///
         /// - Throws: ``QueryError`` when a fetch fails; the sequence then ends.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Element? {
-            while let updated = await cycle.nextFetch(isolation: actor) {
+            while let changes = await cycle.nextFetch(isolation: actor) {
                 let fetched: (element: Element?, state: any Sendable)
                 do {
-                    fetched = try await observer.step(previous: cycle.state, updated: updated, in: container)
+                    fetched = try await observer.step(previous: cycle.state, changes: changes, in: container)
                 } catch {
                     throw cycle.fail(error)
                 }

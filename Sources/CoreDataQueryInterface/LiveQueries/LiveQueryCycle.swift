@@ -15,14 +15,14 @@ struct LiveQueryCycle {
         wakeUps = signal.wakeUps.makeAsyncIterator()
     }
 
-    /// Waits until the next fetch is due (at once for the first) and returns the objects changed since
-    /// the previous one; `nil` once the cycle has ended.
-    mutating func nextFetch(isolation actor: isolated (any Actor)?) async -> Set<ManagedObjectID>? {
+    /// Waits until the next fetch is due (at once for the first) and returns what changed since the
+    /// previous one; `nil` once the cycle has ended.
+    mutating func nextFetch(isolation actor: isolated (any Actor)?) async -> LiveQueryChanges? {
         guard !finished, !Task.isCancelled else { return end() }
         if state != nil {
             guard await wakeUps.next(isolation: actor) != nil, !Task.isCancelled else { return end() }
         }
-        return signal.takeUpdated()
+        return signal.takeChanges()
     }
 
     /// Ends the cycle after a failed fetch: `error` is passed on, and later calls return `nil`.
@@ -31,7 +31,7 @@ struct LiveQueryCycle {
         return error
     }
 
-    private mutating func end() -> Set<ManagedObjectID>? {
+    private mutating func end() -> LiveQueryChanges? {
         finished = true
         return nil
     }

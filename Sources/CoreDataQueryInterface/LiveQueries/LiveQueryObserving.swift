@@ -2,7 +2,9 @@ import CDQIPredicate
 import CDQIStore
 
 /// What a live query fetches and how it compares two fetches: one fetch of the query on a context,
-/// and the element to yield for it (`nil`: nothing changed).
+/// and the element to yield for it (`nil`: nothing changed). The two `step` methods run one step of a
+/// live query; by default they fetch and compare, and an observer that can apply changes without
+/// fetching (``LiveIDListObserver``) provides its own.
 protocol LiveQueryObserving<Element>: Sendable {
     associatedtype Element: Sendable
     /// What one fetch gives.
@@ -15,31 +17,62 @@ protocol LiveQueryObserving<Element>: Sendable {
     /// the first fetch, whose element is never `nil`). `updated` holds the objects changed since the
     /// previous fetch.
     func compare(previous: (any Sendable)?, fetched: Fetched, updated: Set<ManagedObjectID>) -> (element: Element?, state: any Sendable)
+
+    /// One step of a live query on `context` (``ContextLiveQuery``): the results on the context with
+    /// its unsaved changes, or as its store holds them, compared with `previous`.
+    func step(
+        previous: (any Sendable)?, changes: LiveQueryChanges, on context: ManagedObjectContext, includesUnsavedChanges: Bool
+    ) throws(QueryError) -> (element: Element?, state: any Sendable)
+
+    /// One step of a live query on `container` (``LiveQuery``): the results as the store holds them,
+    /// compared with `previous`.
+    func step(
+        previous: (any Sendable)?, changes: LiveQueryChanges, in container: PersistentContainer
+    ) async throws(QueryError) -> (element: Element?, state: any Sendable)
 }
 
 extension LiveQueryObserving {
-    /// Fetches on `context` and compares with `previous` (see ``compare(previous:fetched:updated:)``):
-    /// callable on an existential observer.
     func step(
-        previous: (any Sendable)?, updated: Set<ManagedObjectID>, on context: ManagedObjectContext
+        previous: (any Sendable)?, changes: LiveQueryChanges, on context: ManagedObjectContext, includesUnsavedChanges: Bool
     ) throws(QueryError) -> (element: Element?, state: any Sendable) {
-        compare(previous: previous, fetched: try fetch(context), updated: updated)
+        try refetch(previous: previous, updated: changes.updated, on: context, includesUnsavedChanges: includesUnsavedChanges)
     }
 
-    /// Fetches on a new background context of `container` and compares, passing query errors through
-    /// and wrapping any other as ``QueryError/fetchFailed(_:)``.
     func step(
+        previous: (any Sendable)?, changes: LiveQueryChanges, in container: PersistentContainer
+    ) async throws(QueryError) -> (element: Element?, state: any Sendable) {
+        try await refetch(previous: previous, updated: changes.updated, in: container)
+    }
+
+    /// Fetches on `context` (or, without its unsaved changes, on a new context of its coordinator) and
+    /// compares with `previous` (see ``compare(previous:fetched:updated:)``).
+    func refetch(
+        previous: (any Sendable)?, updated: Set<ManagedObjectID>, on context: ManagedObjectContext, includesUnsavedChanges: Bool
+    ) throws(QueryError) -> (element: Element?, state: any Sendable) {
+        let target = includesUnsavedChanges ? context : ManagedObjectContext(coordinator: context.coordinator)
+        return compare(previous: previous, fetched: try fetch(target), updated: updated)
+    }
+
+    /// Fetches on a new background context of `container` and compares.
+    func refetch(
         previous: (any Sendable)?, updated: Set<ManagedObjectID>, in container: PersistentContainer
     ) async throws(QueryError) -> (element: Element?, state: any Sendable) {
-        let fetched: Fetched
+        let fetched = try await Self.inBackground(of: container) { context throws(QueryError) in try self.fetch(context) }
+        return compare(previous: previous, fetched: fetched, updated: updated)
+    }
+
+    /// Runs `body` on a new background context of `container`, passing query errors through and
+    /// wrapping any other as ``QueryError/fetchFailed(_:)``.
+    static func inBackground<T: Sendable>(
+        of container: PersistentContainer, _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws(QueryError) -> T {
         do {
-            fetched = try await container.performBackgroundTask { context in try self.fetch(context) }
+            return try await container.performBackgroundTask { context in try body(context) }
         } catch let error as QueryError {
             throw error
         } catch {
             throw .fetchFailed(error)
         }
-        return compare(previous: previous, fetched: fetched, updated: updated)
     }
 }
 

@@ -1,88 +1,110 @@
 import CDQIStore
 import Foundation
 
-/// The changes a live query has not looked at yet. Pump tasks move each event of the watched sources
-/// (the coordinator's saves; for a context's live query, also the context's own changes) into it and
-/// wake the iterator; events that arrive while the consumer is busy are gathered, so one refetch covers
-/// them all (the wake-up stream keeps at most one pending wake-up).
+/// The changes a live query has not looked at yet. The coordinator's saves are gathered as they are
+/// written (a ``StoreChangeLog``), so a step always knows every save finished before it; pump tasks
+/// move each event of the watched async sources (the coordinator's saves, whose changes they add too;
+/// for a context's live query, also the context's own changes) into it and wake the iterator. Events that arrive while the consumer
+/// is busy are gathered, so one step covers them all (the wake-up stream keeps at most one pending
+/// wake-up).
 ///
 /// The sources are subscribed when the signal is made, before the first fetch, so no event after that
 /// fetch is missed. The pumps end, and the subscriptions with them, when the iterator's wake-up stream
 /// ends (its task was cancelled) or the signal goes away.
 final class LiveQuerySignal: Sendable {
-    /// The object IDs changed by the events not taken yet, and the context's saves seen through one
-    /// source only so far.
+    /// What the events not taken yet said, and the saves seen through one way only so far.
     private final class Pending: @unchecked Sendable {
-        /// Where an event came from: a context's own save reaches a context's live query twice, once as
-        /// the context's did-save and once as the coordinator's save.
-        enum Source { case coordinator, context }
-
         /// Guards the properties below.
         private let lock = NSLock()
-        private var updated: Set<ManagedObjectID> = []
-        /// Saves taken from one source and not yet seen from the other, newest last (a few at most:
-        /// saves of other contexts only ever come from the coordinator, and are dropped once old).
-        private var unpaired: [(save: SaveChanges, source: Source)] = []
+        private var changes = LiveQueryChanges()
+        /// Saves taken from the coordinator's events whose copy in the log has not come yet, and saves
+        /// taken from the log whose event has not come yet (a few at most; the oldest are dropped).
+        private var fromEvents: [SaveChanges] = []
+        private var fromLog: [SaveChanges] = []
 
-        func add(_ objects: Set<ManagedObjectID>) {
+        func add(_ objects: LiveQueryChanges) {
             guard !objects.isEmpty else { return }
-            lock.withLock { updated.formUnion(objects) }
+            lock.withLock { changes.formUnion(objects) }
         }
 
-        /// Whether `save`, arriving from `source`, is new: false when the other source brought it already.
-        func isFirstSight(of save: SaveChanges, from source: Source) -> Bool {
+        /// Adds a save announced by the coordinator, unless the log brought it already.
+        func addAnnounced(_ save: SaveChanges) {
             lock.withLock {
-                if let index = unpaired.firstIndex(where: { $0.source != source && $0.save == save }) {
-                    unpaired.remove(at: index)
-                    return false
+                if let index = fromLog.firstIndex(of: save) {
+                    fromLog.remove(at: index)
+                    return
                 }
-                unpaired.append((save, source))
-                if unpaired.count > 16 { unpaired.removeFirst() }
-                return true
+                Self.remember(save, in: &fromEvents)
+                changes.formUnion(LiveQuerySignal.changes(of: save))
             }
         }
 
-        func take() -> Set<ManagedObjectID> {
+        /// Takes what was gathered, with the saves of the log that no event brought already.
+        func take(logged: [SaveChanges]) -> LiveQueryChanges {
             lock.withLock {
-                defer { updated = [] }
-                return updated
+                var taken = changes
+                changes = LiveQueryChanges()
+                for save in logged {
+                    if let index = fromEvents.firstIndex(of: save) {
+                        fromEvents.remove(at: index)
+                        continue
+                    }
+                    Self.remember(save, in: &fromLog)
+                    taken.formUnion(LiveQuerySignal.changes(of: save))
+                }
+                return taken
             }
+        }
+
+        private static func remember(_ save: SaveChanges, in list: inout [SaveChanges]) {
+            list.append(save)
+            if list.count > 16 { list.removeFirst() }
         }
     }
 
     private let pending = Pending()
+    private let log: StoreChangeLog
     private let pumps: [Task<Void, Never>]
-    /// One element per batch of saves (older wake-ups not yet consumed are merged into the newest).
+    /// One element per batch of events (older wake-ups not yet consumed are merged into the newest).
     let wakeUps: AsyncStream<Void>
 
-    /// Watches the coordinator's saves (each wakes the iterator; their updated objects are gathered).
+    /// Watches the coordinator's saves (each wakes the iterator; the objects they changed are gathered).
     convenience init(coordinator: PersistentStoreCoordinator) {
         self.init(coordinator: coordinator, context: nil)
     }
 
     /// Watches the coordinator's saves and, with `context`, the context's own changes: processed
     /// pending changes, its saves and merges (each wakes the iterator; the objects they changed are
-    /// gathered; a will-save does not wake it). A save of the context itself comes from both sources
-    /// and counts once, whichever comes first.
+    /// gathered; a will-save does not wake it).
     init(coordinator: PersistentStoreCoordinator, context: ManagedObjectContext?) {
         let (wakeUps, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let pending = self.pending
-        let pairsSaves = context != nil
+        log = StoreChangeLog(coordinator: coordinator)
         var pumps = [
-            Self.pump(coordinator.saves, into: pending, waking: continuation) { save -> Set<ManagedObjectID>? in
-                guard !pairsSaves || pending.isFirstSight(of: save.changes, from: .coordinator) else { return nil }
-                return save.changes.updated
+            Self.pump(coordinator.saves, into: pending, waking: continuation) { save -> LiveQueryChanges? in
+                // A write of another process names its inserted rows only.
+                guard save.origin == .context else { return LiveQueryChanges(isComplete: false) }
+                // The log has this save too, unless the step this event wakes runs before the coordinator
+                // has written the save into it (it announces the save first): taken from whichever
+                // comes first.
+                pending.addAnnounced(save.changes)
+                return LiveQueryChanges()
             }
         ]
         if let context {
             pumps.append(
-                Self.pump(context.changes, into: pending, waking: continuation) { change -> Set<ManagedObjectID>? in
+                Self.pump(context.changes, into: pending, waking: continuation) { change -> LiveQueryChanges? in
                     switch change {
                     case .objectsDidChange(let changes), .didMerge(let changes):
-                        return changes.updated.union(changes.refreshed)
-                    case .didSave(let saved):
-                        guard pending.isFirstSight(of: saved, from: .context) else { return nil }
-                        return saved.updated.union(saved.inserted)
+                        var touched = changes.inserted.union(changes.updated).union(changes.deleted)
+                        touched.formUnion(changes.refreshed)
+                        touched.formUnion(changes.invalidated)
+                        return LiveQueryChanges(
+                            touched: touched, updated: changes.updated.union(changes.refreshed),
+                            isComplete: !changes.invalidatedAll)
+                    case .didSave:
+                        // A save of the coordinator: in the log.
+                        return LiveQueryChanges()
                     case .willSave:
                         return nil
                     }
@@ -97,10 +119,10 @@ final class LiveQuerySignal: Sendable {
     }
 
     /// A task moving each event of `source` into `pending` and waking the iterator; `objects` gives an
-    /// event's changed objects, or `nil` for an event that changes no result.
+    /// event's changes, or `nil` for an event that changes no result.
     private static func pump<Event: Sendable>(
         _ source: AsyncStream<Event>, into pending: Pending, waking continuation: AsyncStream<Void>.Continuation,
-        objects: @escaping @Sendable (Event) -> Set<ManagedObjectID>?
+        objects: @escaping @Sendable (Event) -> LiveQueryChanges?
     ) -> Task<Void, Never> {
         Task {
             for await event in source {
@@ -112,8 +134,17 @@ final class LiveQuerySignal: Sendable {
         }
     }
 
-    /// The object IDs changed by the events since the last call.
-    func takeUpdated() -> Set<ManagedObjectID> { pending.take() }
+    /// The changes since the last call: the saves written, and what the events said.
+    func takeChanges() -> LiveQueryChanges {
+        pending.take(logged: log.take())
+    }
+
+    /// A save's changes: every object it wrote is touched; those it inserted or updated are reported as
+    /// updated rows when they keep their place (an inserted one only can: a row saved in place).
+    static func changes(of save: SaveChanges) -> LiveQueryChanges {
+        let written = save.inserted.union(save.updated)
+        return LiveQueryChanges(touched: written.union(save.deleted), updated: written)
+    }
 
     deinit {
         for pump in pumps { pump.cancel() }

@@ -51,8 +51,20 @@ extension Query where M: ManagedObject {
         ContextLiveQuery(context: context, includesUnsavedChanges: includingUnsavedChanges, observer: countObserver())
     }
 
+    /// Observes the query's rows (object IDs, typed rows): object IDs incrementally where the query
+    /// allows it (``LiveIDListObserver``), anything else by fetching again after each change.
+    private func listObserver() -> any LiveQueryObserving<LiveQueryChange<R>> where R: Sendable {
+        let refetching = refetchingObserver()
+        if resultKind == .objectIDs, let plain = refetching as? LiveListObserver<ManagedObjectID>,
+            let incremental = LiveIDListObserver(request: request(), refetching: plain) as? any LiveQueryObserving<LiveQueryChange<R>>
+        {
+            return incremental
+        }
+        return refetching
+    }
+
     /// Fetches the query's rows (object IDs, typed rows) with the keys that identify them between fetches.
-    private func listObserver() -> LiveListObserver<R> where R: Sendable {
+    private func refetchingObserver() -> LiveListObserver<R> where R: Sendable {
         let query = DetachedQuery(self)
         return LiveListObserver<R> { context throws(QueryError) in
             let query = query.query
