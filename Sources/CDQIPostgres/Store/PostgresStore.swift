@@ -188,7 +188,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
         objects.reserveCapacity(objects.count + rows.count)
         for row in rows {
-            let object = try reader.object(at: row).object
+            let object = try reader.object(atDecoded: row).object
             each(object, ownerPosition.flatMap { row.integer($0) })
             objects.append(object)
         }
@@ -213,13 +213,11 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     /// The row `key` of `layout`'s table read on `connection`, or `nil`.
     static func readRow(of layout: EntityLayout, key: Int64, on connection: PostgresConnection) throws -> StoredRow? {
-        let dialect = SQLDialect.postgres
-        let sql =
-            "SELECT " + layout.rowColumns.map(dialect.identifier).joined(separator: ", ") + " FROM "
-            + dialect.identifier(layout.tableName) + " WHERE \"Z_PK\" = $1"
+        let sql = layout.postgresSelectRowSQL
         let result = try connection.query(sql, [.integer(key)])
         guard result.rowCount > 0 else { return nil }
-        return StoredRow.decode(layout, from: StoredValueRow(values: try result.row(0), table: layout.tableName), plan: layout.rowPlan)
+        return StoredRow.decode(
+            layout, fromDecoded: StoredValueRow(values: try result.row(0), table: layout.tableName), plan: layout.rowPlan)
     }
 
     package func explain(_ request: FetchRequest) throws -> FetchExplanation {

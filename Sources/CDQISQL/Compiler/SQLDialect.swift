@@ -37,7 +37,9 @@ public enum SQLDialect: Sendable, Hashable, CustomStringConvertible {
     package func identifier(_ name: String) -> String {
         switch self {
         case .sqlite: name
-        case .postgres: "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Core Data's names never hold a quote: the common case skips Foundation's replacing.
+        case .postgres:
+            name.utf8.contains(UInt8(ascii: "\"")) ? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + name + "\""
         }
     }
 

@@ -64,6 +64,9 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     package let tableColumnsSQL: String
     /// `Z_ENT, Z_PK, Z_OPT` and every column of the table: what `tableColumnsSQL` reads.
     package let tableColumns: [String]
+    /// `tableColumnsSQL` and `selectRowSQL` in PostgreSQL's dialect (names quoted, `$1`), written once.
+    let postgresTableColumnsSQL: String
+    package let postgresSelectRowSQL: String
     /// The result position of each column `tableColumnsSQL` reads.
     package let tableColumnPositions: [String: Int]
     /// The number of columns `tableColumnsSQL` reads (a column selected after them is at this position).
@@ -166,6 +169,11 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         rowColumnPositions = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let tableColumns = ["Z_ENT", "Z_PK", "Z_OPT"] + (schema.table(named: mapping.tableName)?.columns.map(\.name) ?? [])
         self.tableColumns = tableColumns
+        let postgres = SQLDialect.postgres
+        postgresTableColumnsSQL = tableColumns.map { postgres.column("t0", $0) }.joined(separator: ", ")
+        postgresSelectRowSQL =
+            "SELECT " + columns.map(postgres.identifier).joined(separator: ", ") + " FROM "
+            + postgres.identifier(mapping.tableName) + " WHERE \"Z_PK\" = $1"
         tableColumnsSQL = tableColumns.map { "t0." + $0 }.joined(separator: ", ")
         tableColumnCount = tableColumns.count
         tableColumnPositions = Dictionary(
@@ -185,7 +193,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
 
     /// `tableColumnsSQL` in a dialect: each column of ``tableColumns`` as `t0.<column>`.
     package func tableColumnsSQL(_ dialect: SQLDialect) -> String {
-        dialect == .sqlite ? tableColumnsSQL : tableColumns.map { dialect.column("t0", $0) }.joined(separator: ", ")
+        dialect == .sqlite ? tableColumnsSQL : postgresTableColumnsSQL
     }
 
     /// Whether this entity is `name` or descends from it.

@@ -87,3 +87,20 @@ package struct StoredValueParameters: StoreParameters {
         values[position - 1] = value
     }
 }
+
+extension RowObjectReader {
+    /// ``object(at:)`` for a row of decoded values, specialized here: a store in another module (the
+    /// PostgreSQL store) calling the generic method would run it unspecialized, with a dynamic call per
+    /// value and run-time generic metadata lookups.
+    package mutating func object(atDecoded row: StoredValueRow) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
+        try object(at: row)
+    }
+}
+
+extension StoredRow {
+    /// ``decode(_:from:plan:)`` for a row of decoded values, specialized here (see
+    /// ``RowObjectReader/object(atDecoded:)``).
+    package static func decode(_ layout: EntityLayout, fromDecoded row: StoredValueRow, plan: RowPlan) -> StoredRow {
+        decode(layout, from: row, plan: plan)
+    }
+}
