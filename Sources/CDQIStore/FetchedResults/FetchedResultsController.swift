@@ -467,20 +467,12 @@ public final class FetchedResultsController: ContextChangeObserver {
             .map(\.oldIndex).sorted()
         let newUnfixed = items.filter { ($0.kind == .insert || $0.kind == .keyChange) && $0.newPath != nil }
             .map(\.newIndex).sorted()
-        func countBelow(_ value: Int, in sorted: [Int]) -> Int {
-            var low = 0, high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
         var groups: [Int: [Changed]] = [:]
         for item in items where item.kind == .keyChange {
             guard let old = item.old, let new = item.new, old.section == new.section, item.oldPath != nil, item.newPath != nil
             else { continue }
-            let rankBefore = item.oldIndex - countBelow(item.oldIndex, in: oldUnfixed)
-            let rankAfter = item.newIndex - countBelow(item.newIndex, in: newUnfixed)
+            let rankBefore = item.oldIndex - oldUnfixed.countBelow(item.oldIndex)
+            let rankAfter = item.newIndex - newUnfixed.countBelow(item.newIndex)
             guard rankBefore == rankAfter else { continue }
             groups[rankBefore, default: []].append(item)
         }

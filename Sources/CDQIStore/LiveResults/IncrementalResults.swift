@@ -228,14 +228,6 @@ package struct IncrementalResults: Sendable {
         var splice = Splice()
         let oldUnfixed = old.values.sorted()
         let newUnfixed = new.values.sorted()
-        func countBelow(_ value: Int, in sorted: [Int]) -> Int {
-            var low = 0, high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
         var groups: [Int: [(id: ManagedObjectID, from: Int, to: Int)]] = [:]
         var moved: [(from: Int, to: Int)] = []
         for (id, from) in old {
@@ -243,8 +235,8 @@ package struct IncrementalResults: Sendable {
                 splice.removed.append(from)
                 continue
             }
-            let rankBefore = from - countBelow(from, in: oldUnfixed)
-            let rankAfter = to - countBelow(to, in: newUnfixed)
+            let rankBefore = from - oldUnfixed.countBelow(from)
+            let rankAfter = to - newUnfixed.countBelow(to)
             if rankBefore == rankAfter {
                 groups[rankBefore, default: []].append((id, from, to))
             } else {
