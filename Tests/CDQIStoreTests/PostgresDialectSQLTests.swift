@@ -44,7 +44,7 @@ struct PostgresDialectSQLTests {
             ("Employee", "firstName == lastName", [], "\(e) WHERE t0.\"ZFIRSTNAME\" IS NOT DISTINCT FROM t0.\"ZLASTNAME\"", []),
             (
                 "Employee", "firstName ==[cd] %@", ["Café"],
-                "\(e) WHERE cdqi_fold(t0.\"ZFIRSTNAME\", $1::bigint) IS NOT DISTINCT FROM $2::text", [.integer(3), .string("cafe")]
+                "\(e) WHERE cdqi_fold(t0.\"ZFIRSTNAME\", $1::bigint) = $2::text COLLATE \"C\"", [.integer(3), .string("cafe")]
             ),
             (
                 "Employee", "lastName BEGINSWITH[c] %@", ["al"],
@@ -73,7 +73,7 @@ struct PostgresDialectSQLTests {
             ),
             (
                 "Employee", "department.name == 'R'", [],
-                "\(e) LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text",
+                "\(e) LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" = $1::text COLLATE \"C\"",
                 [.string("R")]
             ),
             ("Employee", "salary / 0 == nil", [], "\(e) WHERE (t0.\"ZSALARY\" / NULLIF($1::bigint, 0)) IS NULL", [.integer(0)]),
@@ -85,7 +85,7 @@ struct PostgresDialectSQLTests {
             ),
             (
                 "Department", "employees.@max.lastName == 'x'", [],
-                "\(Self.departments) WHERE (SELECT MAX(t1.\"ZLASTNAME\" COLLATE \"C\") FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\") IS NOT DISTINCT FROM $1::text",
+                "\(Self.departments) WHERE (SELECT MAX(t1.\"ZLASTNAME\" COLLATE \"C\") FROM \"ZEMPLOYEE\" t1 WHERE t1.\"ZDEPARTMENT\" = t0.\"Z_PK\") = $1::text COLLATE \"C\"",
                 [.string("x")]
             ),
         ]
@@ -154,7 +154,7 @@ struct PostgresDialectSQLTests {
         #expect(
             SQLDialect.postgres.statementText(joined.statement)
                 == "DELETE FROM \"ZEMPLOYEE\" AS t0 WHERE t0.\"Z_PK\" IN (SELECT t0.\"Z_PK\" FROM \"ZEMPLOYEE\" t0 "
-                + "LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" IS NOT DISTINCT FROM $1::text)")
+                + "LEFT JOIN \"ZDEPARTMENT\" t1 ON t1.\"Z_PK\" = t0.\"ZDEPARTMENT\" WHERE t1.\"ZNAME\" = $1::text COLLATE \"C\")")
         let update = try builder.update(
             BatchUpdateRequest(entityName: "Employee", propertiesToUpdate: ["salary": .expression(try ExpressionNode(format: "salary + 1"))]),
             returning: false)

@@ -276,6 +276,7 @@ package struct PredicateSQLCompiler {
         case .equalTo:
             if r.isNullConstant { return SQLFragment.template("% IS NULL", l.fragment) }
             if l.isNullConstant { return SQLFragment.template("% IS NULL", r.fragment) }
+            if dialect == .postgres, let indexable = indexableOrdering(l, "=", r, collation: collation) { return indexable }
             return SQLFragment.template("% \(dialect.isOperator) %", l.fragment, r.fragment)
         case .notEqualTo:
             if r.isNullConstant { return SQLFragment.template("% IS NOT NULL", l.fragment) }
@@ -297,8 +298,9 @@ package struct PredicateSQLCompiler {
         }
     }
 
-    /// An ordering against a non-nil constant, written so that SQLite can use an index on the other side
-    /// (an index cannot serve a comparison inside a function call such as `COALESCE(x < ?, 0)`). With
+    /// An ordering (or, on PostgreSQL, an equality) against a non-nil constant, written so that the engine
+    /// can use an index on the other side (an index cannot serve a comparison inside a function call such
+    /// as `COALESCE(x < ?, 0)`, nor PostgreSQL's `IS NOT DISTINCT FROM`). With
     /// the constant non-nil, the comparison is NULL only when `x` is nil, where the two-valued result
     /// is false (for `<=`/`>=` too, since `x IS ?` is false): outside negations plain `x < ?` gives
     /// that (NULL drops the row); under one, `(x < ? AND x IS NOT NULL)` makes the NULL a 0.
