@@ -145,12 +145,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             var references: [ObjectReference] = []
             references.reserveCapacity(result.rowCount)
             for index in 0..<result.rowCount {
-                let row = StoredValueRow(values: try result.row(index))
-                guard row.holdsInteger(0), let name = schema.entity(number: Int(row.int64(0)))?.name else {
-                    throw StoreError.unknownEntityRow(row, path: location)
-                }
+                let (entity, key) = try entityAndKey(of: StoredValueRow(values: try result.row(index)))
                 references.append(
-                    ObjectReference(entityName: name, storeIdentifier: metadata.uuid, identity: .primaryKey(row.int64(1))))
+                    ObjectReference(entityName: entity.name, storeIdentifier: metadata.uuid, identity: .primaryKey(key)))
             }
             return references
         }
@@ -198,13 +195,19 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         try withConnection { connection in
             let result = try connection.query(query.sql, keys.map(StoredValue.integer))
             return try (0..<result.rowCount).map { index in
-                let row = StoredValueRow(values: try result.row(index))
-                guard row.holdsInteger(0), schema.entity(number: Int(row.int64(0))) != nil else {
-                    throw StoreError.unknownEntityRow(row, path: location)
-                }
-                return (Int(row.int64(0)), row.int64(1))
+                let (entity, key) = try entityAndKey(of: StoredValueRow(values: try result.row(index)))
+                return (entity.number, key)
             }
         }
+    }
+
+    /// The entity (`Z_ENT`, first column) and primary key (second) of a row; a `Z_ENT` that names no
+    /// entity of the model is a damaged store, reported naming the row.
+    private func entityAndKey(of row: StoredValueRow) throws(StoreError) -> (EntityMapping, Int64) {
+        guard row.holdsInteger(0), let entity = schema.entity(number: Int(row.int64(0))) else {
+            throw StoreError.unknownEntityRow(row, path: location)
+        }
+        return (entity, row.int64(1))
     }
 
     package func readRow(of layout: EntityLayout, key: Int64) throws -> StoredRow? {
