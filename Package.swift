@@ -51,17 +51,28 @@ let package = Package(
         // The SQL compiler: fetch requests, predicates and dictionary fetches to SQL text with bound values,
         // in SQLite's or PostgreSQL's dialect, and Core Data's table layout (names, columns, join tables).
         .target(name: "CDQISQL", dependencies: ["CDQIModel", "CDQIPredicate"]),
-        // The SQLite driver: connections, statements, errors, Core Data's SQL functions and collations.
+        // The object graph, storage-agnostic: managed objects, contexts, faulting, saving, merge policies,
+        // change notifications, fetched-results controllers, live results and batch requests, over the
+        // `PersistentStore` protocol; it imports no store (neither CDQISQLite nor CSQLite).
+        .target(
+            name: "CDQIObjects",
+            dependencies: ["CDQIModel", "CDQIPredicate", "CDQISQL", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The SQLite store: the driver (connections, statements, Core Data's SQL functions and collations),
+        // the store file with its writer and pool of readers, and the coordinator's SQLite initializers.
         .target(
             name: "CDQISQLite",
-            dependencies: ["CDQIPredicate", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CDQIModel", "CDQIObjects", "CDQIPredicate", "CDQISQL", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
-        // Managed objects, contexts, faulting, saving, change tracking, and the SQLite store behind them;
-        // re-exports CDQISQL and CDQISQLite, so that `import CDQIStore` keeps giving what it gave.
+        // What `import CDQIStore` gives: the object graph, the SQL compiler and the SQLite store
+        // (re-exported), and the migration of store files between model versions.
         .target(
             name: "CDQIStore",
             dependencies: [
-                "CDQIModel", "CDQIPredicate", "CDQISQL", "CDQISQLite", "CSQLite", .product(name: "Logging", package: "swift-log"),
+                "CDQIModel", "CDQIObjects", "CDQIPredicate", "CDQISQL", "CDQISQLite", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The public query API and the proxy types generated code builds on.
@@ -129,7 +140,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CDQIStore", "CDQIPredicate", "CDQIModel"]),
         // The PostgreSQL store (issue 22): libpq connections, Core Data's layout in a schema, and its tests
         // (those needing a server skip unless CDQI_POSTGRES_URL is set; bin/postgres-cluster starts one).
-        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQISQL", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
+        .target(name: "CDQIPostgres", dependencies: ["CLibPQ", "CDQISQL", "CDQIObjects", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIPostgresTests", dependencies: ["CDQIPostgres", "CDQIStore", "CDQIModel", "CDQIPredicate"]),
         .testTarget(name: "CDQIInterchangeTests", dependencies: ["CDQIInterchange", "CDQIModel", "CDQIPredicate", "CDQIStore", "CDQITestSupport"]),
     ],

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 @testable import CoreDataQueryInterface
 

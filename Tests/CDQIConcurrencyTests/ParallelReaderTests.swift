@@ -2,6 +2,8 @@ import CoreDataQueryInterface
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The read connections of a store file: reads of different contexts at the same time, reads while a

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Batch delete and batch update (issue 17, item 3): delete rules as Core Data applies them in SQL,

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The "Batch writes" section's example (the Batch Writes article, Sources/CoreDataQueryInterface/CoreDataQueryInterface.docc/BatchWrites.md), as written there (the model from

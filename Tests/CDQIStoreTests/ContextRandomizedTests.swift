@@ -2,6 +2,8 @@ import CDQITestSupport
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Random sequences of inserts, moves, deletes, saves and rollbacks, checked against a plain model of

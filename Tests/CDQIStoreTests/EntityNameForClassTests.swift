@@ -1,6 +1,8 @@
 import CDQIModel
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// `PersistentStoreCoordinator.entityName(forClass:)`: registration first, then the model's class

@@ -4,6 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Walking fetches a batch at a time with ``FetchCursor``.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The context's registry against Swift's dictionary (the second evaluator) under random inserts,

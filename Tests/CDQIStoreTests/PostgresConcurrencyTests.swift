@@ -4,6 +4,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Many app servers, one database (issue 22 item 4): four processes (`cdqi-postgres-worker`) save

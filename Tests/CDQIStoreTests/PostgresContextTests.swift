@@ -5,6 +5,8 @@ import CDQITestSupport
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Contexts over a PostgreSQL store: the same objects, fetches, saves, faults and conflicts as over a

@@ -4,6 +4,8 @@ import CDQITestSupport
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The PostgreSQL dialect of the SQL compiler: the statements it writes for the Company model, each

@@ -5,6 +5,8 @@ import CDQITestSupport
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The PostgreSQL twin of ``SQLDifferentialTests``: the same generated Company rows, copied into a

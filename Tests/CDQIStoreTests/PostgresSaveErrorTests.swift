@@ -4,6 +4,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// What a save on PostgreSQL gives when the server refuses its writes (issue 22 item 3): a unique

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// `relationshipKeyPathsForPrefetching` and `returnsObjectsAsFaults`.

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The README's "Using the model and the store from Swift" snippet, as written there (with the store

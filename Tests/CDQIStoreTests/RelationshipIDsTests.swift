@@ -2,6 +2,8 @@ import CDQIModel
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// `objectIDs(forRelationshipNamed:)`: a relationship's destinations as IDs, read without registering

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The IDs a save returns: listed by the save, read as sets.

@@ -2,6 +2,8 @@ import CDQIModel
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// A many-to-many relationship that is its own inverse (`Person.friends` ↔ `Person.friends`, as in

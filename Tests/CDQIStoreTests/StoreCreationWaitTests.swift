@@ -2,6 +2,8 @@ import CDQIModel
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Opening a store that another connection is creating, while the creator holds its lock for longer

@@ -2,6 +2,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The in-place comparison change detection uses agrees with `==` on every pair of kinds.

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The to-one slots of an object: two inline, the rest in an array.

@@ -2,6 +2,8 @@ import CDQIModel
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// A refused save lists every failure and changes nothing on disk or in the context.

@@ -1,5 +1,5 @@
+import CDQIObjects
 import CDQIPredicate
-import CDQIStore
 
 /// A save's writes on one PostgreSQL connection, inside its transaction. Statements are the driver's
 /// prepared ones (by SQL text), so a save of many objects prepares each shape once per connection.

@@ -1,5 +1,5 @@
+import CDQIObjects
 import CDQIPredicate
-import CDQIStore
 import Foundation
 
 extension PostgresStore {

@@ -1,5 +1,5 @@
 import CDQIModel
-import CDQIStore
+import CDQIObjects
 
 extension PersistentStoreCoordinator {
     /// A coordinator over a PostgreSQL store (see ``PostgresStore``): the same contexts, objects and

@@ -1,6 +1,6 @@
 import CDQIModel
+import CDQIObjects
 import CDQIPredicate
-import CDQIStore
 import Foundation
 
 /// A Core Data store in a PostgreSQL schema: the same model, contexts, objects and queries as a

@@ -1,3 +1,4 @@
+import CDQISQL
 import Foundation
 
 extension SQLiteConnection {

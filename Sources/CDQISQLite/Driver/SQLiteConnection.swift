@@ -1,3 +1,4 @@
+import CDQISQL
 import CSQLite
 
 /// One connection to a SQLite database, configured the way the store needs it.

@@ -1,4 +1,5 @@
 import CDQIPredicate
+import CDQISQL
 import CSQLite
 import Foundation
 

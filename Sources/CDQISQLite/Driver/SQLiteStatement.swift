@@ -1,3 +1,4 @@
+import CDQISQL
 import CSQLite
 import Foundation
 

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// A batch request's result reaches the calling context's observers as a merge: a fetched-results

@@ -3,6 +3,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The model of the change-tracking tests (reference §7): Item(name, group, rank), and Other(title)

@@ -4,6 +4,8 @@ import CDQITestSupport
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The save's fast reading of changed keys (off the kept originals) gives the names the full comparison

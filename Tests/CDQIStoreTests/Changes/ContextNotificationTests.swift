@@ -2,6 +2,8 @@ import CDQIModel
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Item 1 of issue 17: the context's notifications (names, user-info keys, timing, coalescing).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// A delegate that writes each callback in §7's notation (`W`, `D`, `S(ins,1)`, `O(ins,→[0,0])`,

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Item 2 of issue 17: writes to the store file by another connection (another coordinator stands

@@ -2,6 +2,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Item 4 of issue 17, differential: random inserts, updates (of the predicate's, the sort's and the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// Item 4 of issue 17: the fetched-results controller against the scenarios of the reference's §7

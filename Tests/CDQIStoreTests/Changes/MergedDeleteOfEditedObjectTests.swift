@@ -2,6 +2,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// A row deleted elsewhere (a batch delete here or in another context, another context's save) while

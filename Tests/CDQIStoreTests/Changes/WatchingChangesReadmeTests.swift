@@ -2,6 +2,8 @@ import CDQIPredicate
 import Foundation
 import Testing
 
+@testable import CDQIObjects
+@testable import CDQISQLite
 @testable import CDQIStore
 
 /// The examples of the "Watching changes" README draft, run as written (printing replaced by

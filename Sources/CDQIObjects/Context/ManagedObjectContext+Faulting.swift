@@ -1,0 +1,139 @@
+import CDQIPredicate
+
+/// A row as read from an entity table.
+package struct StoredRow {
+    var entityNumber: Int
+    var version: Int64
+    var attributes: [StoredValue]
+    /// Per to-one slot: the destination's primary key and entity number.
+    var toOne: [(key: Int64, entityNumber: Int)?]
+}
+
+extension ManagedObjectContext {
+    /// Loads a fault's row into its slots.
+    func fulfillFault(_ object: ManagedObject) throws(ManagedObjectError) {
+        guard let key = object.objectID.primaryKey else {
+            // A temporary ID that is not registered as inserted has no row.
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        // The row must be of the ID's entity (or a sub-entity): `Book/p2` does not name an Album's row.
+        guard let row = try readRow(of: object.entity, key: key),
+            object.entity.numbersIncludingSubentities.contains(row.entityNumber)
+        else {
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        apply(row, to: object)
+        object.awakeFromFetch()
+    }
+
+    /// Reads the row with primary key `key` of an entity's table, or `nil` when there is none.
+    func readRow(of layout: EntityLayout, key: Int64) throws(ManagedObjectError) -> StoredRow? {
+        do {
+            return try coordinator.store.readRow(of: layout, key: key)
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    /// The ID of a row of entity `number` with primary key `key`.
+    func objectID(entityNumber number: Int, key: Int64) -> ManagedObjectID? {
+        coordinator.layout.entity(number: number).map {
+            ManagedObjectID(entity: $0, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+        }
+    }
+
+    /// The object a stored to-one reference names (a fault when not registered yet), or `nil` for none
+    /// or for an entity number the model does not have.
+    func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
+        guard let reference, let layout = coordinator.layout.entity(number: reference.entityNumber) else { return nil }
+        return registeredObject(of: layout, key: reference.key).object
+    }
+
+    /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
+    func apply(_ row: StoredRow, to object: ManagedObject) {
+        object.attributeValues = row.attributes
+        object.toOneValues = ToOneSlots(row.toOne.map { self.object(referencedBy: $0) })
+        finishLoading(object, version: row.version)
+    }
+
+    /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
+    /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
+    func fill<Row: StoreRow>(_ object: ManagedObject, from statement: Row, plan: RowPlan) {
+        // Written into the object's slots directly: each copy of the slots retained every destination.
+        let toOneCount = object.entity.toOneCount
+        if toOneCount > 0 {
+            object.toOneValues = ToOneSlots(count: toOneCount)
+            for slot in plan.toOnes {
+                object.toOneValues[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement))
+            }
+        }
+        plan.readAttributeValues(in: statement, into: &object.attributeValues)
+        finishLoading(object, version: plan.version(in: statement))
+    }
+
+    /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
+    /// loaded yet, the snapshot, the loaded flag.
+    private func finishLoading(_ object: ManagedObject, version: Int64) {
+        if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
+        object.takeSnapshot(version: version)
+        object.isLoaded = true
+    }
+
+    /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are
+    /// faults are filled at once (no query per member).
+    func loadToMany(of object: ManagedObject, _ relationship: RelationshipSlot) throws(ManagedObjectError) -> ToManyStorage {
+        guard let key = object.objectID.primaryKey else {
+            // An object never saved: no members, and none committed.
+            var storage = ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+            storage.committed = nil
+            return storage
+        }
+        guard relationship.isStored,
+            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
+            let query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
+        else {
+            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+        }
+        return ToManyStorage(objects: try objects(ofRows: query, keys: [key]), isOrdered: relationship.isOrdered)
+    }
+
+    /// Re-reads a loaded object's row and puts its unsaved changes back on top.
+    func reloadKeepingChanges(_ object: ManagedObject) throws(ManagedObjectError) {
+        guard let key = object.objectID.primaryKey, let old = object.snapshot else { return }
+        guard let row = try readRow(of: object.entity, key: key) else {
+            throw .faultNotFulfilled(objectID: object.objectID.uriString)
+        }
+        let layout = object.entity
+        let attributes = object.attributeValues
+        let toOne = object.toOneValues
+        let toMany = object.toManyValues
+        apply(row, to: object)
+        for attribute in layout.attributes where attributes[attribute.index] != old.attributes[attribute.index] {
+            object.writeAttribute(attributes[attribute.index], at: attribute.index)
+        }
+        for relationship in layout.relationships {
+            if relationship.isToMany {
+                let storage = toMany.indices.contains(relationship.slotIndex) ? toMany[relationship.slotIndex] : nil
+                object.toManyValues[relationship.slotIndex] = storage?.isChanged == true ? storage : nil
+            } else if toOne[relationship.slotIndex] !== old.toOne[relationship.slotIndex] {
+                object.writeToOne(toOne[relationship.slotIndex], at: relationship.slotIndex)
+            }
+        }
+    }
+}
+
+extension StoredRow {
+    /// Decodes the current result row for `layout` with one of its plans (`rowPlan` for `selectRowSQL`,
+    /// `tablePlan` for `tableColumnsSQL`).
+    package static func decode<Row: StoreRow>(_ layout: EntityLayout, from statement: Row, plan: RowPlan) -> StoredRow {
+        // An empty array literal allocates nothing: entities without to-one relationships skip the
+        // allocation (and its run-time metadata lookup) altogether.
+        var toOne: [(key: Int64, entityNumber: Int)?] =
+            layout.toOneCount == 0 ? [] : Array(repeating: nil, count: layout.toOneCount)
+        for reference in plan.toOnes { toOne[reference.slot] = plan.reference(reference, in: statement) }
+        let entity = plan.entityPosition.map { Int(statement.int64($0)) } ?? layout.number
+        return StoredRow(
+            entityNumber: entity, version: plan.version(in: statement), attributes: plan.attributeValues(in: statement),
+            toOne: toOne)
+    }
+}

@@ -1,6 +1,0 @@
-extension Array {
-    /// The array cut into consecutive pieces of at most `size` elements.
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
-    }
-}
