@@ -2,11 +2,20 @@ import CDQIPredicate
 
 /// A row as read from an entity table.
 package struct StoredRow {
-    var entityNumber: Int
-    var version: Int64
-    var attributes: [StoredValue]
+    @usableFromInline var entityNumber: Int
+    @usableFromInline var version: Int64
+    @usableFromInline var attributes: [StoredValue]
     /// Per to-one slot: the destination's primary key and entity number.
-    var toOne: [(key: Int64, entityNumber: Int)?]
+    @usableFromInline var toOne: [(key: Int64, entityNumber: Int)?]
+
+    @usableFromInline init(
+        entityNumber: Int, version: Int64, attributes: [StoredValue], toOne: [(key: Int64, entityNumber: Int)?]
+    ) {
+        self.entityNumber = entityNumber
+        self.version = version
+        self.attributes = attributes
+        self.toOne = toOne
+    }
 }
 
 extension ManagedObjectContext {
@@ -44,7 +53,7 @@ extension ManagedObjectContext {
 
     /// The object a stored to-one reference names (a fault when not registered yet), or `nil` for none
     /// or for an entity number the model does not have.
-    func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
+    @usableFromInline func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
         guard let reference, let layout = coordinator.layout.entity(number: reference.entityNumber) else { return nil }
         return registeredObject(of: layout, key: reference.key).object
     }
@@ -56,24 +65,9 @@ extension ManagedObjectContext {
         finishLoading(object, version: row.version)
     }
 
-    /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
-    /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
-    func fill<Row: StoreRow>(_ object: ManagedObject, from statement: Row, plan: RowPlan) {
-        // Written into the object's slots directly: each copy of the slots retained every destination.
-        let toOneCount = object.entity.toOneCount
-        if toOneCount > 0 {
-            object.toOneValues = ToOneSlots(count: toOneCount)
-            for slot in plan.toOnes {
-                object.toOneValues[slot.slot] = self.object(referencedBy: plan.reference(slot, in: statement))
-            }
-        }
-        plan.readAttributeValues(in: statement, into: &object.attributeValues)
-        finishLoading(object, version: plan.version(in: statement))
-    }
-
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
-    private func finishLoading(_ object: ManagedObject, version: Int64) {
+    @usableFromInline func finishLoading(_ object: ManagedObject, version: Int64) {
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true
@@ -125,7 +119,7 @@ extension ManagedObjectContext {
 extension StoredRow {
     /// Decodes the current result row for `layout` with one of its plans (`rowPlan` for `selectRowSQL`,
     /// `tablePlan` for `tableColumnsSQL`).
-    package static func decode<Row: StoreRow>(_ layout: EntityLayout, from statement: Row, plan: RowPlan) -> StoredRow {
+    @inlinable package static func decode<Row: StoreRow>(_ layout: EntityLayout, from statement: Row, plan: RowPlan) -> StoredRow {
         // An empty array literal allocates nothing: entities without to-one relationships skip the
         // allocation (and its run-time metadata lookup) altogether.
         var toOne: [(key: Int64, entityNumber: Int)?] =

@@ -82,7 +82,7 @@ package struct RowChanges {
 
     /// Binds the changed values in the order of ``columns(of:)`` from parameter 1 on (attribute values
     /// from `attributeValues`, by slot) and returns the next parameter's position.
-    package func bind<Parameters: StoreParameters>(
+    @inlinable package func bind<Parameters: StoreParameters>(
         to statement: inout Parameters, layout: EntityLayout, attributeValues: [StoredValue]
     ) throws -> Int {
         var position = 1
@@ -106,7 +106,7 @@ package struct RowChanges {
 
     /// Binds a to-one's target to the columns of ``columns(of:withOrder:)`` from parameter `position`
     /// on, and returns the next parameter's position.
-    package static func bind<Parameters: StoreParameters>(
+    @inlinable package static func bind<Parameters: StoreParameters>(
         _ target: Reference?, of relationship: RelationshipSlot, withOrder: Bool, to statement: inout Parameters,
         at position: Int
     ) throws -> Int {

@@ -105,7 +105,7 @@ package struct SaveWriter {
     /// Binds an inserted object's row to the columns of ``EntityLayout/insertColumns`` from parameter 1
     /// on: its key, entity number, version 1, its stored attributes, then each stored to-one's target
     /// (an order key starts NULL; the save sets it).
-    package static func bindInsert<Parameters: StoreParameters>(
+    @inlinable package static func bindInsert<Parameters: StoreParameters>(
         of object: ManagedObject, key: Int64, to parameters: inout Parameters
     ) throws {
         let layout = object.entity

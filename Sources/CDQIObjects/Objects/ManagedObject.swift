@@ -42,8 +42,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // Typed slots (meaningful once loaded). Every setter writes one of them: they skip the run-time
     // exclusivity check, which cost more than the write (objects are confined to their context's
     // thread, and no access to a slot here overlaps another to the same slot).
-    @exclusivity(unchecked) var attributeValues: [StoredValue]
-    @exclusivity(unchecked) var toOneValues: ToOneSlots
+    // Final and usable from inline code, so that the SQLite store's row reading and binding (generic over
+    // rows and parameters, specialized there) reach them directly.
+    @exclusivity(unchecked) @usableFromInline final var attributeValues: [StoredValue]
+    @exclusivity(unchecked) @usableFromInline final var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
     // The snapshot: the values as the store last held them, kept as the originals of the slots written

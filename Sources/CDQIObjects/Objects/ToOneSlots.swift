@@ -2,7 +2,7 @@
 ///
 /// Most entities have one or two to-one relationships: their destinations live inline, so that reading
 /// or inserting an object allocates no array for them (a third and further slots live in an array).
-struct ToOneSlots {
+@usableFromInline struct ToOneSlots {
     private var first: ManagedObject?
     private var second: ManagedObject?
     private var rest: [ManagedObject?]
@@ -16,7 +16,7 @@ struct ToOneSlots {
     }
 
     /// `count` empty slots.
-    init(count: Int) {
+    @usableFromInline init(count: Int) {
         rest = count > 2 ? .filled(with: nil, count: count - 2) : []
         self.count = count
     }
@@ -29,7 +29,7 @@ struct ToOneSlots {
 
     var indices: Range<Int> { 0..<count }
 
-    subscript(slot: Int) -> ManagedObject? {
+    @usableFromInline subscript(slot: Int) -> ManagedObject? {
         get {
             switch slot {
             case 0: first

@@ -7,15 +7,15 @@
 /// then call ``awakeFilledObjects(in:)`` with them once the store is released: `awakeFromFetch` is the
 /// user's code and may use the store.
 package struct RowObjectReader {
-    private let context: ManagedObjectContext
+    @usableFromInline let context: ManagedObjectContext
     private let schema: ModelLayout
     /// The positions, among the objects returned so far, of those not filled (registered and loaded
     /// already): usually none, so that a fetch of many new objects keeps no list as long as its result.
     private var unfilledPositions: [Int] = []
     private var returnedCount = 0
     // The entity of the last row and its class: rows mostly come in runs of one entity.
-    private var currentNumber = -1
-    private var currentLayout: EntityLayout?
+    @usableFromInline var currentNumber = -1
+    @usableFromInline var currentLayout: EntityLayout?
     private var currentType: ManagedObject.Type = ManagedObject.self
     /// Unregistered objects that nothing else holds (see ``ManagedObject/isReusableShell``), reused
     /// for rows not registered yet instead of making new objects: a fetch cursor hands over the
@@ -29,23 +29,59 @@ package struct RowObjectReader {
 
     /// The object of the statement's current row, and whether it was registered just now.
     ///
+    /// Inlinable, so that a store in another module (the SQLite store) reads its rows specialized: the
+    /// row is read here, and what does not depend on the row's type (registering) is called.
+    ///
     /// - Throws: ``StoreError/damagedStore(path:reason:)`` for a row whose `Z_ENT` names no entity of
     ///   the model (999, NULL, text): such a row is reported, never skipped, so that reading and
     ///   counting never disagree without a word.
+    @inlinable
     package mutating func object<Row: StoreRow>(at statement: Row) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
         let number = Int(statement.int64(0))
         if number != currentNumber || currentLayout == nil {
-            guard let layout = schema.entity(number: number), statement.holdsInteger(0) else {
+            guard statement.holdsInteger(0), enterEntity(number: number) else {
                 throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
             }
-            currentNumber = number
-            currentLayout = layout
-            currentType = context.coordinator.objectClass(for: layout)
         }
         guard let layout = currentLayout else {
             throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
         }
-        let key = statement.int64(1)
+        let (registered, fills) = register(layout, number: number, key: statement.int64(1))
+        if fills { fill(registered.object, from: statement, plan: layout.tablePlan) }
+        return registered
+    }
+
+    /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
+    /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
+    @inlinable func fill<Row: StoreRow>(_ object: ManagedObject, from statement: Row, plan: RowPlan) {
+        // Written into the object's slots directly: each copy of the slots retained every destination.
+        let toOneCount = object.entity.toOneCount
+        if toOneCount > 0 {
+            object.toOneValues = ToOneSlots(count: toOneCount)
+            for slot in plan.toOnes {
+                object.toOneValues[slot.slot] = context.object(referencedBy: plan.reference(slot, in: statement))
+            }
+        }
+        plan.readAttributeValues(in: statement, into: &object.attributeValues)
+        context.finishLoading(object, version: plan.version(in: statement))
+    }
+
+    /// Makes the entity numbered `number` the current one (its layout and class); `false`, changing
+    /// nothing, when the model has no such entity.
+    @usableFromInline mutating func enterEntity(number: Int) -> Bool {
+        guard let layout = schema.entity(number: number) else { return false }
+        currentNumber = number
+        currentLayout = layout
+        currentType = context.coordinator.objectClass(for: layout)
+        return true
+    }
+
+    /// The registered object of the row `key` of `layout` (entity `number`), and whether to fill it from
+    /// the row: a registered object that is loaded keeps its values (they may hold unsaved changes); one
+    /// whose ID names an ancestor entity is left a fault rather than filled with the wrong layout.
+    @usableFromInline mutating func register(
+        _ layout: EntityLayout, number: Int, key: Int64
+    ) -> (registered: (object: ManagedObject, isNew: Bool), fills: Bool) {
         let registered: (object: ManagedObject, isNew: Bool)
         if let shell = shells.last, currentType == ManagedObject.self, shell.entity === layout,
             context.registered.object(root: layout.rootNumber, key: key) == nil
@@ -59,15 +95,10 @@ package struct RowObjectReader {
             registered = context.registeredObject(of: layout, key: key, type: currentType)
         }
         let object = registered.object
-        // A registered object that is loaded keeps its values (they may hold unsaved changes); one whose
-        // ID names an ancestor entity is left a fault rather than filled with the wrong layout.
-        if !object.isLoaded && object.entity.number == number {
-            context.fill(object, from: statement, plan: layout.tablePlan)
-        } else {
-            unfilledPositions.append(returnedCount)
-        }
+        let fills = !object.isLoaded && object.entity.number == number
+        if !fills { unfilledPositions.append(returnedCount) }
         returnedCount += 1
-        return registered
+        return (registered, fills)
     }
 
     /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object

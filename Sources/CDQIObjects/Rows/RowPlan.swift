@@ -2,7 +2,8 @@ import CDQIModel
 import CDQIPredicate
 
 /// Where each value of an entity's row sits in a result row, and how to read it: worked out once per
-/// entity and query shape, so that reading a row does no lookup by column name. A class: a plan is
+/// entity and query shape, so that reading a row does no lookup by column name. Its reading functions are
+/// inlinable: a store in another module (the SQLite store) gets them specialized for its rows. A class: a plan is
 /// immutable and read per row, and passing one reference costs less than copying its arrays.
 package final class RowPlan: Sendable {
     package struct Attribute: Sendable {
@@ -53,7 +54,7 @@ package final class RowPlan: Sendable {
     }
 
     /// The attribute values of the current row, by slot (`.null` for transient attributes).
-    package func attributeValues<Row: StoreRow>(in statement: Row) -> [StoredValue] {
+    @inlinable package func attributeValues<Row: StoreRow>(in statement: Row) -> [StoredValue] {
         var values: [StoredValue] = []
         values.reserveCapacity(attributeCount)
         // Loops by index: the iterators here compared indexes through an unspecialized witness.
@@ -78,7 +79,7 @@ package final class RowPlan: Sendable {
     /// Reads the attribute values of the current row into `values`, by slot: in place when `values`
     /// already has one element per slot (an object shell reused by a fetch cursor keeps its array, so
     /// that reading a row allocates none), else as a new array (``attributeValues(in:)``).
-    package func readAttributeValues<Row: StoreRow>(in statement: Row, into values: inout [StoredValue]) {
+    @inlinable package func readAttributeValues<Row: StoreRow>(in statement: Row, into values: inout [StoredValue]) {
         guard values.count == attributeCount else {
             values = attributeValues(in: statement)
             return
@@ -99,7 +100,7 @@ package final class RowPlan: Sendable {
     }
 
     /// The primary key and entity number a to-one column of the current row refers to, or `nil` for NULL.
-    package func reference<Row: StoreRow>(_ toOne: ToOne, in statement: Row) -> (key: Int64, entityNumber: Int)? {
+    @inlinable package func reference<Row: StoreRow>(_ toOne: ToOne, in statement: Row) -> (key: Int64, entityNumber: Int)? {
         guard let key = statement.integer(toOne.position) else { return nil }
         var number = toOne.destinationNumber
         if let entityPosition = toOne.entityPosition, let entity = statement.integer(entityPosition) {
@@ -109,7 +110,7 @@ package final class RowPlan: Sendable {
     }
 
     /// The row's optimistic-locking version (`Z_OPT`), 0 when the shape does not read it.
-    package func version<Row: StoreRow>(in statement: Row) -> Int64 {
+    @inlinable package func version<Row: StoreRow>(in statement: Row) -> Int64 {
         versionPosition.map { statement.int64($0) } ?? 0
     }
 }
