@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 /// What a coordinator knows about writes made to its store file by anything but its own writer
-/// connection (another process, another coordinator), found through `PRAGMA data_version` on the
-/// writer: SQLite changes that value for every commit of another connection and never for the
-/// connection's own, so on the writer it changes exactly for foreign writes.
+/// connection (another process, another coordinator), found through the writer's ``ExternalWriteProbe``
+/// (on SQLite, `PRAGMA data_version`: SQLite changes that value for every commit of another connection
+/// and never for the connection's own, so on the writer it changes exactly for foreign writes).
 ///
 /// Tracking starts the first time a context asks (``ManagedObjectContext/refreshIfStoreChanged()``, or
 /// a context following the coordinator); writes made before that are not known. Each time the value

@@ -3,7 +3,7 @@ import CDQIPredicate
 extension ManagedObjectContext {
     /// A dictionary fetch through this context's coordinator: one dictionary per row (or per group),
     /// keyed by the names of the fetched properties, a NULL value without a key (see
-    /// ``SQLiteStore/fetchDictionaries(_:)``).
+    /// `SQLiteStore.fetchDictionaries(_:)` in `CDQISQLite`).
     ///
     /// Like Core Data's dictionary fetches, it reads the **saved** data only: objects inserted, changed
     /// or deleted in this context and not yet saved are not reflected in the results. Save first when
