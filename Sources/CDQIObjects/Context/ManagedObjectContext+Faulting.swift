@@ -1,7 +1,7 @@
 import CDQIPredicate
 
 /// A row as read from an entity table.
-package struct StoredRow {
+@usableFromInline package struct StoredRow {
     @usableFromInline var entityNumber: Int
     @usableFromInline var version: Int64
     @usableFromInline var attributes: [StoredValue]

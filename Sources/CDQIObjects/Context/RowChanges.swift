@@ -3,14 +3,14 @@ import CDQIPredicate
 /// What the UPDATE of one row sets: the stored attributes and to-one relationships whose values differ
 /// from the row's. A save keeps one and refills it for every updated object, so that updating many rows
 /// allocates nothing per row.
-package struct RowChanges {
+@usableFromInline package struct RowChanges {
     /// A to-one target as the save writes it: primary key and entity number.
-    package typealias Reference = (key: Int64, entityNumber: Int)
+    @usableFromInline package typealias Reference = (key: Int64, entityNumber: Int)
 
     /// The changed attributes' slots.
-    package private(set) var attributes: [Int] = []
+    @usableFromInline package private(set) var attributes: [Int] = []
     /// The changed to-one relationships (indices in the layout's relationships) and their new targets.
-    package private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
+    @usableFromInline package private(set) var toOnes: [(relationship: Int, target: Reference?)] = []
     /// What names the UPDATE statement: the attribute slots (0 and up), then for each to-one a negative
     /// number, -1 - (its relationship index doubled, plus one when it becomes NULL, which clears its
     /// order column too): attribute slots and to-ones never share a number.

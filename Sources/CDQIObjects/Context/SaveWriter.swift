@@ -2,7 +2,7 @@ import CDQIPredicate
 
 /// Writes one save inside its transaction. Anything it throws rolls the transaction back; it changes
 /// no object (the context applies ``SaveResult`` after the commit).
-package struct SaveWriter {
+@usableFromInline package struct SaveWriter {
     let context: ManagedObjectContext
     let transaction: any SaveTransaction
     let schema: ModelLayout
@@ -83,7 +83,7 @@ package struct SaveWriter {
         object.allocatedKey ?? object.objectID.primaryKey
     }
 
-    package static func reference(to object: ManagedObject?) -> RowChanges.Reference? {
+    @usableFromInline package static func reference(to object: ManagedObject?) -> RowChanges.Reference? {
         guard let object, let key = key(of: object) else { return nil }
         return (key, object.entity.number)
     }

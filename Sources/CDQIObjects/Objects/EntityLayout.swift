@@ -26,20 +26,20 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// Each attribute's default value, by slot: a new object's starting values.
     package let defaultValues: [StoredValue]
     /// The relationships, inherited ones first.
-    package let relationships: [RelationshipSlot]
+    @usableFromInline package let relationships: [RelationshipSlot]
     /// Every property by name.
     package let properties: [String: PropertySlot]
     /// The number of to-one and to-many slots.
-    package let toOneCount: Int
+    @usableFromInline package let toOneCount: Int
     package let toManyCount: Int
     /// The slots of the stored (not transient) attributes and to-many relationships: what a save writes
     /// and compares, without copying a slot description per property.
-    package let storedAttributeIndices: [Int]
+    @usableFromInline package let storedAttributeIndices: [Int]
     /// Whether each attribute slot is stored (has a column).
-    package let isStoredAttribute: [Bool]
+    @usableFromInline package let isStoredAttribute: [Bool]
     package let storedToManySlots: [Int]
     /// The stored to-one relationships (each has its value column), in slot order.
-    package let storedToOnes: [RelationshipSlot]
+    @usableFromInline package let storedToOnes: [RelationshipSlot]
     /// The stored attributes a save validates: required ones and those with a range, length or pattern.
     package let validatedAttributes: [AttributeSlot]
     /// The stored relationships a save validates: required ones and to-many ones with count limits.
@@ -74,7 +74,7 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// How to decode a row read by `selectRowSQL`, and one read by `tableColumnsSQL`, worked out once so
     /// that reading a row does no lookup by column name.
     package let rowPlan: RowPlan
-    package let tablePlan: RowPlan
+    @usableFromInline package let tablePlan: RowPlan
 
     package init(
         entity: EntityDescription, mapping: EntityMapping, rootName: String, rootNumber: Int, lineage: [String],
@@ -256,11 +256,11 @@ package final class AttributeSlot: Sendable {
 
 /// A relationship: its description, its slot (in the to-one or to-many slot array) and its columns.
 /// A class for the same reason as ``AttributeSlot``.
-package final class RelationshipSlot: Sendable {
+@usableFromInline package final class RelationshipSlot: Sendable {
     package let index: Int
-    package let slotIndex: Int
+    @usableFromInline package let slotIndex: Int
     package let description: RelationshipDescription
-    package let columns: PropertyColumns
+    @usableFromInline package let columns: PropertyColumns
     package let join: JoinSide?
     /// The inverse's index in the destination entity's relationships (and, inherited first, in its
     /// sub-entities'), so that inverse maintenance looks it up without hashing its name.

@@ -6,7 +6,7 @@
 /// prefetching relationships. Read while holding the store, keeping every object it returns in order,
 /// then call ``awakeFilledObjects(in:)`` with them once the store is released: `awakeFromFetch` is the
 /// user's code and may use the store.
-package struct RowObjectReader {
+@usableFromInline package struct RowObjectReader {
     @usableFromInline let context: ManagedObjectContext
     private let schema: ModelLayout
     /// The positions, among the objects returned so far, of those not filled (registered and loaded
@@ -39,13 +39,9 @@ package struct RowObjectReader {
     package mutating func object<Row: StoreRow>(at statement: Row) throws(StoreError) -> (object: ManagedObject, isNew: Bool) {
         let number = Int(statement.int64(0))
         if number != currentNumber || currentLayout == nil {
-            guard statement.holdsInteger(0), enterEntity(number: number) else {
-                throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
-            }
+            guard statement.holdsInteger(0), enterEntity(number: number) else { throw unknownEntity(statement) }
         }
-        guard let layout = currentLayout else {
-            throw StoreError.unknownEntityRow(statement, path: context.coordinator.store.location)
-        }
+        guard let layout = currentLayout else { throw unknownEntity(statement) }
         let (registered, fills) = register(layout, number: number, key: statement.int64(1))
         if fills { fill(registered.object, from: statement, plan: layout.tablePlan) }
         return registered
@@ -64,6 +60,11 @@ package struct RowObjectReader {
         }
         plan.readAttributeValues(in: statement, into: &object.attributeValues)
         context.finishLoading(object, version: plan.version(in: statement))
+    }
+
+    /// The error for a row whose `Z_ENT` names no entity of the model.
+    @usableFromInline func unknownEntity<Row: StoreRow>(_ row: Row) -> StoreError {
+        StoreError.unknownEntityRow(row, path: context.coordinator.store.location)
     }
 
     /// Makes the entity numbered `number` the current one (its layout and class); `false`, changing

@@ -5,31 +5,31 @@ import CDQIPredicate
 /// entity and query shape, so that reading a row does no lookup by column name. Its reading functions are
 /// inlinable: a store in another module (the SQLite store) gets them specialized for its rows. A class: a plan is
 /// immutable and read per row, and passing one reference costs less than copying its arrays.
-package final class RowPlan: Sendable {
-    package struct Attribute: Sendable {
+@usableFromInline package final class RowPlan: Sendable {
+    @usableFromInline package struct Attribute: Sendable {
         /// The attribute's slot.
-        package var index: Int
-        package var position: Int
-        package var type: AttributeType
+        @usableFromInline package var index: Int
+        @usableFromInline package var position: Int
+        @usableFromInline package var type: AttributeType
     }
 
-    package struct ToOne: Sendable {
-        package var slot: Int
-        package var position: Int
-        package var entityPosition: Int?
+    @usableFromInline package struct ToOne: Sendable {
+        @usableFromInline package var slot: Int
+        @usableFromInline package var position: Int
+        @usableFromInline package var entityPosition: Int?
         /// The destination's entity number, for rows whose to-one has no entity column.
-        package var destinationNumber: Int
+        @usableFromInline package var destinationNumber: Int
     }
 
-    package let entityPosition: Int?
-    package let versionPosition: Int?
+    @usableFromInline package let entityPosition: Int?
+    @usableFromInline package let versionPosition: Int?
     /// The number of attribute slots (stored or not) of the entity.
-    package let attributeCount: Int
-    package let attributes: [Attribute]
+    @usableFromInline package let attributeCount: Int
+    @usableFromInline package let attributes: [Attribute]
     /// Whether `attributes` fills every slot, in slot order (no transient attributes): the common case,
     /// read by appending.
-    package let readsEverySlotInOrder: Bool
-    package let toOnes: [ToOne]
+    @usableFromInline package let readsEverySlotInOrder: Bool
+    @usableFromInline package let toOnes: [ToOne]
 
     package init(attributes: [AttributeSlot], relationships: [RelationshipSlot], positions: [String: Int], schema: StoreSchema) {
         entityPosition = positions["Z_ENT"]

@@ -2,7 +2,7 @@ import CDQIPredicate
 
 /// Where a statement's parameters are bound, by position from 1: a prepared SQLite statement, or the
 /// parameter list of a PostgreSQL statement.
-package protocol StoreParameters {
+@usableFromInline package protocol StoreParameters {
     mutating func bind(_ value: StoredValue, at position: Int) throws
 }
 

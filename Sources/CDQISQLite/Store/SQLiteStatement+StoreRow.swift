@@ -7,7 +7,7 @@ import Foundation
 extension SQLiteStatement: StoreRow {
     /// Reads column `index` of the current row as a value of an attribute of `type`, the way Core Data
     /// stores each type (what `ValueConversion` converts from other engines' values by the same rules).
-    package func attributeValue(_ index: Int, type: AttributeType) -> StoredValue {
+    @usableFromInline package func attributeValue(_ index: Int, type: AttributeType) -> StoredValue {
         guard let value = value(index) else { return .null }
         if type == .string { return value.optionalString.map(StoredValue.string) ?? .null }
         let storage = value.storageClass
@@ -54,13 +54,13 @@ extension SQLiteStatement: StoreRow {
         }
     }
 
-    package func integer(_ index: Int) -> Int64? {
+    @usableFromInline package func integer(_ index: Int) -> Int64? {
         storageClass(index) == SQLITE_NULL ? nil : int64(index)
     }
 
-    package func holdsInteger(_ index: Int) -> Bool { storageClass(index) == SQLITE_INTEGER }
+    @usableFromInline package func holdsInteger(_ index: Int) -> Bool { storageClass(index) == SQLITE_INTEGER }
 
-    package func describeValue(_ index: Int) -> String {
+    @usableFromInline package func describeValue(_ index: Int) -> String {
         switch storageClass(index) {
         case SQLITE_INTEGER: String(int64(index))
         case SQLITE_NULL: "NULL"
