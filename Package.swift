@@ -70,10 +70,7 @@ let package = Package(
         // (re-exported), and the migration of store files between model versions.
         .target(
             name: "CDQIStore",
-            dependencies: [
-                "CDQIModel", "CDQIObjects", "CDQIPredicate", "CDQISQL", "CDQISQLite", "CSQLite",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["CDQIModel", "CDQIObjects", "CDQIPredicate", "CDQISQL", "CDQISQLite"]
         ),
         // The public query API and the proxy types generated code builds on.
         .target(name: "CoreDataQueryInterface", dependencies: ["CDQIModel", "CDQIPredicate", "CDQIStore"]),
