@@ -6,9 +6,13 @@ import Foundation
 
 /// The Shop model, built in code, and its entity classes: open a store with
 /// `try PersistentContainer(model: ShopModel.self, url: storeURL)` (generated: do not edit).
-nonisolated enum ShopModel: GeneratedModel {
+/// It carries the bundle's earlier versions: a store one of them wrote is migrated when opened.
+nonisolated enum ShopModel: VersionedGeneratedModel {
     /// The model (equal to the model file's, with the same version hashes).
     static let model: ManagedObjectModel = makeModel()
+
+    /// The bundle's versions up to this one, oldest first (`model` last).
+    static let versions: [ManagedObjectModel] = [makeVersion0(), model]
 
     /// The entity classes, registered by `PersistentContainer(model:url:)`.
     static var entityClasses: [(entityName: String, objectClass: ManagedObject.Type)] {
@@ -21,6 +25,17 @@ nonisolated enum ShopModel: GeneratedModel {
     private static func makeModel() -> ManagedObjectModel {
         var model = ManagedObjectModel(entities: [entity0(), entity1()])
         model.versionName = "Shop 2"
+        model.toolInfo.lastSavedToolsVersion = "23507"
+        model.toolInfo.systemVersion = "24G84"
+        model.toolInfo.minimumToolsVersion = "Automatic"
+        model.toolInfo.sourceLanguage = "Swift"
+        return model
+    }
+
+    /// Version Shop.
+    private static func makeVersion0() -> ManagedObjectModel {
+        var model = ManagedObjectModel(entities: [entity2(), entity3()])
+        model.versionName = "Shop"
         model.toolInfo.lastSavedToolsVersion = "23507"
         model.toolInfo.systemVersion = "24G84"
         model.toolInfo.minimumToolsVersion = "Automatic"
@@ -68,6 +83,44 @@ nonisolated enum ShopModel: GeneratedModel {
         do {
             var attribute = AttributeDescription(name: "status", type: .string)
             attribute.defaultValueString = "placed"
+            entity.attributes.append(attribute)
+        }
+        do {
+            var attribute = AttributeDescription(name: "total", type: .double)
+            attribute.defaultValueString = "0.0"
+            attribute.usesScalarValueType = true
+            entity.attributes.append(attribute)
+        }
+        do {
+            var relationship = RelationshipDescription(name: "client", destinationEntityName: "Client", inverseName: "purchases", inverseEntityName: "Client")
+            relationship.isOptional = true
+            relationship.maxCount = 1
+            entity.relationships.append(relationship)
+        }
+        return entity
+    }
+
+    private static func entity2() -> EntityDescription {
+        var entity = EntityDescription(name: "Client", representedClassName: "Client")
+        entity.codeGenerationType = .class
+        entity.attributes.append(AttributeDescription(name: "name", type: .string))
+        do {
+            var relationship = RelationshipDescription(name: "purchases", destinationEntityName: "Purchase", inverseName: "client", inverseEntityName: "Purchase", isToMany: true)
+            relationship.isOptional = true
+            relationship.deleteRule = .cascade
+            entity.relationships.append(relationship)
+        }
+        return entity
+    }
+
+    private static func entity3() -> EntityDescription {
+        var entity = EntityDescription(name: "Purchase", representedClassName: "Purchase")
+        entity.codeGenerationType = .class
+        entity.attributes.append(AttributeDescription(name: "note", type: .string, isOptional: true))
+        do {
+            var attribute = AttributeDescription(name: "number", type: .integer32)
+            attribute.defaultValueString = "0"
+            attribute.usesScalarValueType = true
             entity.attributes.append(attribute)
         }
         do {
