@@ -67,7 +67,9 @@ extension PersistentContainer {
     ///
     /// To open without migrating, open with the model alone: `PersistentContainer(model: ShopModel.model, url:)`
     /// refuses a store of an earlier version. To follow a long migration, call
-    /// ``VersionedGeneratedModel/migrateStore(at:progress:)`` with a progress callback first.
+    /// ``VersionedGeneratedModel/migrateStore(at:progress:)`` with a progress callback first. The
+    /// initializer is chosen at compile time: code generic over `GeneratedModel` alone gets the one that
+    /// does not migrate, so constrain it to `VersionedGeneratedModel` to migrate.
     /// - Throws: ``MigrationError/noMatchingVersion(store:bundle:nearest:differences:)`` when no carried
     ///   version wrote the store (it is left as it was), the migration's errors (which leave the store as it
     ///   was), ``MigrationError/store(_:)`` when the store cannot be opened or created.
