@@ -15,9 +15,9 @@ struct ModelSourceWriter {
     private var access: String { options.accessLevel.declarationPrefix }
 
     /// The enum's declaration. With `earlierVersions` (the bundle's versions before `model`, oldest
-    /// first), it conforms to `VersionedGeneratedModel` and builds those too: each distinct entity (and
-    /// composite) has one builder, shared by every version it appears in unchanged, so a bundle of many
-    /// versions that differ in a few entities writes each entity once per change, not once per version.
+    /// first), it conforms to `VersionedGeneratedModel` and builds those too: each distinct entity,
+    /// composite, attribute and relationship has one builder, shared by every version (and entity) it
+    /// appears in unchanged, so a bundle of many versions is written once per change, not once per version.
     func declaration(
         typeName: String, modelName: String, model: ManagedObjectModel, classes: [EntityClass],
         earlierVersions: [ManagedObjectModel] = []
@@ -66,15 +66,18 @@ struct ModelSourceWriter {
 
         // One builder per distinct entity and composite body: the current model's first, numbered as
         // they come, then the earlier versions' that differ from every one before.
+        // With several versions, attributes and relationships get builders too: an entity that changed
+        // between versions mostly keeps its properties, which are then written once.
         var entityBuilders = Builders()
         var compositeBuilders = Builders()
+        var propertyBuilders: PropertyBuilders? = isVersioned ? PropertyBuilders() : nil
         let current = (
-            entities: model.entities.map { entityBuilders.index(of: entityBody($0)) },
+            entities: model.entities.map { entityBuilders.index(of: entityBody($0, sharing: &propertyBuilders)) },
             composites: model.composites.map { compositeBuilders.index(of: compositeBody($0)) }
         )
         let earlier = earlierVersions.map { version in
             (
-                entities: version.entities.map { entityBuilders.index(of: entityBody($0)) },
+                entities: version.entities.map { entityBuilders.index(of: entityBody($0, sharing: &propertyBuilders)) },
                 composites: version.composites.map { compositeBuilders.index(of: compositeBody($0)) }
             )
         }
@@ -102,6 +105,18 @@ struct ModelSourceWriter {
             lines += body.map { i2 + $0 }
             lines.append("\(i1)}")
         }
+        for (index, body) in (propertyBuilders?.attributes.bodies ?? []).enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func attribute\(index)() -> \(qualify("AttributeDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+        for (index, body) in (propertyBuilders?.relationships.bodies ?? []).enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func relationship\(index)() -> \(qualify("RelationshipDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
         lines.append("}")
         return lines.joined(separator: "\n")
     }
@@ -117,6 +132,17 @@ struct ModelSourceWriter {
             numbers[body] = bodies.count - 1
             return bodies.count - 1
         }
+    }
+
+    /// The attribute and relationship builders of a model of several versions.
+    private struct PropertyBuilders {
+        var attributes = Builders()
+        var relationships = Builders()
+    }
+
+    /// The body of a function returning what `built` builds.
+    private func returning(_ built: (setup: [String], expression: String)) -> [String] {
+        built.setup.isEmpty ? [built.expression] : built.setup + ["return \(built.expression)"]
     }
 
     /// The body of a function building `model` from the entity and composite builders numbered.
@@ -162,8 +188,9 @@ struct ModelSourceWriter {
 
     // MARK: Entities
 
-    /// The body of a function building `entity`.
-    private func entityBody(_ entity: EntityDescription) -> [String] {
+    /// The body of a function building `entity`; its attributes and relationships are built in place, or,
+    /// with `sharing`, by the builders there (added when new).
+    private func entityBody(_ entity: EntityDescription, sharing: inout PropertyBuilders?) -> [String] {
         var arguments = "name: \(literal(entity.name))"
         if let value = entity.representedClassName { arguments += ", representedClassName: \(literal(value))" }
         if let value = entity.parentEntityName { arguments += ", parentEntityName: \(literal(value))" }
@@ -172,8 +199,22 @@ struct ModelSourceWriter {
         if let value = entity.codeGenerationType { body.append("entity.codeGenerationType = .\(value)") }
         if let value = entity.renamingIdentifier { body.append("entity.renamingIdentifier = \(literal(value))") }
         if let value = entity.versionHashModifier { body.append("entity.versionHashModifier = \(literal(value))") }
-        for attribute in entity.attributes { body += block(attributeBuild(attribute), appendingTo: "entity.attributes") }
-        for relationship in entity.relationships { body += block(relationshipBuild(relationship), appendingTo: "entity.relationships") }
+        if var builders = sharing {
+            if !entity.attributes.isEmpty {
+                let calls = entity.attributes.map { "attribute\(builders.attributes.index(of: returning(attributeBuild($0))))()" }
+                body.append("entity.attributes = [\(calls.joined(separator: ", "))]")
+            }
+            if !entity.relationships.isEmpty {
+                let calls = entity.relationships.map {
+                    "relationship\(builders.relationships.index(of: returning(relationshipBuild($0))))()"
+                }
+                body.append("entity.relationships = [\(calls.joined(separator: ", "))]")
+            }
+            sharing = builders
+        } else {
+            for attribute in entity.attributes { body += block(attributeBuild(attribute), appendingTo: "entity.attributes") }
+            for relationship in entity.relationships { body += block(relationshipBuild(relationship), appendingTo: "entity.relationships") }
+        }
         for fetched in entity.fetchedProperties {
             let (requestSetup, request) = fetchRequest(fetched.fetchRequest, variable: "request")
             var settings: [String] = []

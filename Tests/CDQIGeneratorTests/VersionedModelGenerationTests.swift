@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Issue 18: the embedded model of a bundle of several versions carries the earlier versions
-/// (`VersionedGeneratedModel`), each distinct entity built by one function shared by the versions it
-/// appears in unchanged.
+/// (`VersionedGeneratedModel`), each distinct entity, attribute and relationship built by one function
+/// shared by the versions (and entities) it appears in unchanged.
 @Suite struct VersionedModelGenerationTests {
     @Test func shopCarriesVersionOneBesideTheCurrentVersion() throws {
         let bundle = try LoadedBundle(url: TestPaths.fixtures.appendingPathComponent("Shop.xcdatamodeld"))
@@ -48,7 +48,17 @@ import Testing
         #expect(contents.contains("var model = ManagedObjectModel(entities: [entity0(), entity1(), entity2()])\n        model.versionName = \"B\"\n"))
         #expect(
             contents.contains(
-                "    private static func entity3() -> EntityDescription {\n        var entity = EntityDescription(name: \"Changed\")\n        entity.attributes.append(AttributeDescription(name: \"value\", type: .integer16))\n"
+                "    private static func entity3() -> EntityDescription {\n        var entity = EntityDescription(name: \"Changed\")\n        entity.attributes = [attribute2()]\n"
+            ))
+        #expect(
+            contents.contains(
+                "    private static func entity2() -> EntityDescription {\n        var entity = EntityDescription(name: \"Kept\")\n        entity.attributes = [attribute1()]\n"
+            ))
+        // Attributes are shared too: C's `value` (Integer 32) and `name`, then A's `value` (Integer 16).
+        #expect(contents.components(separatedBy: "private static func attribute").count - 1 == 3)
+        #expect(
+            contents.contains(
+                "    private static func attribute2() -> AttributeDescription {\n        AttributeDescription(name: \"value\", type: .integer16)\n    }\n"
             ))
     }
 
