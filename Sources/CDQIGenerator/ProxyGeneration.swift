@@ -30,7 +30,8 @@ public struct ProxyGeneration: Sendable {
     /// The versions of the bundle before ``model``, oldest first, that the embedded model carries: when
     /// there are any, it conforms to `VersionedGeneratedModel` (its `versions` are these and ``model``),
     /// so a store an earlier version wrote is migrated when opened, with no bundle at run time. Each
-    /// distinct entity is built by one function, shared by the versions it appears in unchanged.
+    /// distinct entity, attribute and relationship is built by one function, shared by the versions it
+    /// appears in unchanged.
     public var earlierVersions: [ManagedObjectModel] = []
 
     /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
