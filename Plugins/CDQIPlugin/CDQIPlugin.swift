@@ -10,8 +10,13 @@ import PackagePlugin
 /// `"objects": "all"`), and always the model, built in code: on Linux a bundle is no resource, and a
 /// store cannot be opened without it.
 ///
+/// A bundle of several versions gives a model that carries the earlier versions too, so that opening
+/// a store one of them wrote migrates it with no bundle at run time (`"versions": "current"` in
+/// `cdqi.json` carries the current version alone).
+///
 /// Build plugins take no arguments: options come from `cdqi.json` beside the bundle (`objects`
-/// `"all"`/`"codegen"`, `public`, `suffix`, `exclude`, `indent`; see `cdqi generate --help`). The
+/// `"all"`/`"codegen"`, `public`, `suffix`, `exclude`, `indent`, `versions` `"all"`/`"current"`; see
+/// `cdqi generate --help`). The
 /// target's own Swift files are passed as `--classes-in`, so an entity with Manual/None code generation
 /// whose class the target does not declare gets a warning instead of code that cannot compile. The
 /// bundle's `contents` files, `.xccurrentversion`, `cdqi.json` and the target's Swift files are inputs:

@@ -14,15 +14,42 @@ struct ModelSourceWriter {
     private var indent: String { String(repeating: " ", count: max(options.indentWidth, 0)) }
     private var access: String { options.accessLevel.declarationPrefix }
 
-    func declaration(typeName: String, modelName: String, model: ManagedObjectModel, classes: [EntityClass]) -> String {
+    /// The enum's declaration. With `earlierVersions` (the bundle's versions before `model`, oldest
+    /// first), it conforms to `VersionedGeneratedModel` and builds those too: each distinct entity,
+    /// composite, attribute and relationship has one builder, shared by every version (and entity) it
+    /// appears in unchanged, so a bundle of many versions is written once per change, not once per version.
+    func declaration(
+        typeName: String, modelName: String, model: ManagedObjectModel, classes: [EntityClass],
+        earlierVersions: [ManagedObjectModel] = []
+    ) -> String {
         let i1 = indent, i2 = indent + indent, i3 = indent + indent + indent
+        let isVersioned = !earlierVersions.isEmpty
         var lines = [
             "/// The \(commentSafe(modelName)) model, built in code, and its entity classes: open a store with",
             "/// `try PersistentContainer(model: \(typeName).self, url: storeURL)` (generated: do not edit).",
-            "\(access)nonisolated enum \(typeName): \(qualify("GeneratedModel")) {",
+        ]
+        if isVersioned {
+            lines += [
+                "/// It carries the bundle's earlier versions: a store one of them wrote is migrated when opened.",
+                "\(access)nonisolated enum \(typeName): \(qualify("VersionedGeneratedModel")) {",
+            ]
+        } else {
+            lines.append("\(access)nonisolated enum \(typeName): \(qualify("GeneratedModel")) {")
+        }
+        lines += [
             "\(i1)/// The model (equal to the model file's, with the same version hashes).",
             "\(i1)\(access)static let model: \(qualify("ManagedObjectModel")) = makeModel()",
             "",
+        ]
+        if isVersioned {
+            let calls = earlierVersions.indices.map { "makeVersion\($0)()" } + ["model"]
+            lines += [
+                "\(i1)/// The bundle's versions up to this one, oldest first (`model` last).",
+                "\(i1)\(access)static let versions: [\(qualify("ManagedObjectModel"))] = [\(calls.joined(separator: ", "))]",
+                "",
+            ]
+        }
+        lines += [
             "\(i1)/// The entity classes, registered by `PersistentContainer(model:url:)`.",
             "\(i1)\(access)static var entityClasses: [(entityName: \(qualify("String")), objectClass: \(qualify("ManagedObject")).Type)] {",
         ]
@@ -37,12 +64,92 @@ struct ModelSourceWriter {
         }
         lines += ["\(i1)}", ""]
 
-        // makeModel()
+        // One builder per distinct entity and composite body: the current model's first, numbered as
+        // they come, then the earlier versions' that differ from every one before.
+        // With several versions, attributes and relationships get builders too: an entity that changed
+        // between versions mostly keeps its properties, which are then written once.
+        var entityBuilders = Builders()
+        var compositeBuilders = Builders()
+        var propertyBuilders: PropertyBuilders? = isVersioned ? PropertyBuilders() : nil
+        let current = (
+            entities: model.entities.map { entityBuilders.index(of: entityBody($0, sharing: &propertyBuilders)) },
+            composites: model.composites.map { compositeBuilders.index(of: compositeBody($0)) }
+        )
+        let earlier = earlierVersions.map { version in
+            (
+                entities: version.entities.map { entityBuilders.index(of: entityBody($0, sharing: &propertyBuilders)) },
+                composites: version.composites.map { compositeBuilders.index(of: compositeBody($0)) }
+            )
+        }
+
         lines.append("\(i1)private static func makeModel() -> \(qualify("ManagedObjectModel")) {")
-        let entityCalls = model.entities.indices.map { "entity\($0)()" }
+        lines += modelBody(model, entities: current.entities, composites: current.composites).map { i2 + $0 }
+        lines.append("\(i1)}")
+        for (index, version) in earlierVersions.enumerated() {
+            lines.append("")
+            if let name = version.versionName { lines.append("\(i1)/// Version \(commentSafe(name)).") }
+            lines.append("\(i1)private static func makeVersion\(index)() -> \(qualify("ManagedObjectModel")) {")
+            lines += modelBody(version, entities: earlier[index].entities, composites: earlier[index].composites).map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+
+        for (index, body) in entityBuilders.bodies.enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func entity\(index)() -> \(qualify("EntityDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+        for (index, body) in compositeBuilders.bodies.enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func composite\(index)() -> \(qualify("CompositeDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+        for (index, body) in (propertyBuilders?.attributes.bodies ?? []).enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func attribute\(index)() -> \(qualify("AttributeDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+        for (index, body) in (propertyBuilders?.relationships.bodies ?? []).enumerated() {
+            lines.append("")
+            lines.append("\(i1)private static func relationship\(index)() -> \(qualify("RelationshipDescription")) {")
+            lines += body.map { i2 + $0 }
+            lines.append("\(i1)}")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Builder bodies, each kept once, numbered in the order first seen.
+    private struct Builders {
+        var bodies: [[String]] = []
+        var numbers: [[String]: Int] = [:]
+
+        mutating func index(of body: [String]) -> Int {
+            if let number = numbers[body] { return number }
+            bodies.append(body)
+            numbers[body] = bodies.count - 1
+            return bodies.count - 1
+        }
+    }
+
+    /// The attribute and relationship builders of a model of several versions.
+    private struct PropertyBuilders {
+        var attributes = Builders()
+        var relationships = Builders()
+    }
+
+    /// The body of a function returning what `built` builds.
+    private func returning(_ built: (setup: [String], expression: String)) -> [String] {
+        built.setup.isEmpty ? [built.expression] : built.setup + ["return \(built.expression)"]
+    }
+
+    /// The body of a function building `model` from the entity and composite builders numbered.
+    private func modelBody(_ model: ManagedObjectModel, entities: [Int], composites: [Int]) -> [String] {
         var settings: [String] = []
-        if !model.composites.isEmpty {
-            settings.append("model.composites = [\(model.composites.indices.map { "composite\($0)()" }.joined(separator: ", "))]")
+        if !composites.isEmpty {
+            settings.append("model.composites = [\(composites.map { "composite\($0)()" }.joined(separator: ", "))]")
         }
         for template in model.fetchRequestTemplates {
             settings += block(fetchRequest(template, variable: "request"), appendingTo: "model.fetchRequestTemplates")
@@ -63,42 +170,27 @@ struct ModelSourceWriter {
         if let value = tool.sourceLanguage { settings.append("model.toolInfo.sourceLanguage = \(literal(value))") }
         if tool.isUsedWithCloudKit { settings.append("model.toolInfo.isUsedWithCloudKit = true") }
         if tool.isUsedWithSwiftData { settings.append("model.toolInfo.isUsedWithSwiftData = true") }
-        let creation = "\(qualify("ManagedObjectModel"))(entities: [\(entityCalls.joined(separator: ", "))])"
-        if settings.isEmpty {
-            lines.append("\(i2)\(creation)")
-        } else {
-            lines.append("\(i2)var model = \(creation)")
-            lines += settings.map { i2 + $0 }
-            lines.append("\(i2)return model")
-        }
-        lines.append("\(i1)}")
+        let creation = "\(qualify("ManagedObjectModel"))(entities: [\(entities.map { "entity\($0)()" }.joined(separator: ", "))])"
+        guard !settings.isEmpty else { return [creation] }
+        return ["var model = \(creation)"] + settings + ["return model"]
+    }
 
-        for (index, entity) in model.entities.enumerated() {
-            lines.append("")
-            lines += entityFunction(entity, index: index).map { i1 + $0 }
+    private func compositeBody(_ composite: CompositeDescription) -> [String] {
+        let creation = "\(qualify("CompositeDescription"))(name: \(literal(composite.name)), attributes: [])"
+        guard !composite.attributes.isEmpty else { return [creation] }
+        var lines = ["var composite = \(creation)"]
+        for attribute in composite.attributes {
+            lines += block(attributeBuild(attribute), appendingTo: "composite.attributes")
         }
-        for (index, composite) in model.composites.enumerated() {
-            lines.append("")
-            lines.append("\(i1)private static func composite\(index)() -> \(qualify("CompositeDescription")) {")
-            if composite.attributes.isEmpty {
-                lines.append("\(i2)\(qualify("CompositeDescription"))(name: \(literal(composite.name)), attributes: [])")
-            } else {
-                lines.append("\(i2)var composite = \(qualify("CompositeDescription"))(name: \(literal(composite.name)), attributes: [])")
-                for attribute in composite.attributes {
-                    lines += block(attributeBuild(attribute), appendingTo: "composite.attributes").map { i2 + $0 }
-                }
-                lines.append("\(i2)return composite")
-            }
-            lines.append("\(i1)}")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n")
+        lines.append("return composite")
+        return lines
     }
 
     // MARK: Entities
 
-    private func entityFunction(_ entity: EntityDescription, index: Int) -> [String] {
-        let i1 = indent
+    /// The body of a function building `entity`; its attributes and relationships are built in place, or,
+    /// with `sharing`, by the builders there (added when new).
+    private func entityBody(_ entity: EntityDescription, sharing: inout PropertyBuilders?) -> [String] {
         var arguments = "name: \(literal(entity.name))"
         if let value = entity.representedClassName { arguments += ", representedClassName: \(literal(value))" }
         if let value = entity.parentEntityName { arguments += ", parentEntityName: \(literal(value))" }
@@ -107,8 +199,22 @@ struct ModelSourceWriter {
         if let value = entity.codeGenerationType { body.append("entity.codeGenerationType = .\(value)") }
         if let value = entity.renamingIdentifier { body.append("entity.renamingIdentifier = \(literal(value))") }
         if let value = entity.versionHashModifier { body.append("entity.versionHashModifier = \(literal(value))") }
-        for attribute in entity.attributes { body += block(attributeBuild(attribute), appendingTo: "entity.attributes") }
-        for relationship in entity.relationships { body += block(relationshipBuild(relationship), appendingTo: "entity.relationships") }
+        if var builders = sharing {
+            if !entity.attributes.isEmpty {
+                let calls = entity.attributes.map { "attribute\(builders.attributes.index(of: returning(attributeBuild($0))))()" }
+                body.append("entity.attributes = [\(calls.joined(separator: ", "))]")
+            }
+            if !entity.relationships.isEmpty {
+                let calls = entity.relationships.map {
+                    "relationship\(builders.relationships.index(of: returning(relationshipBuild($0))))()"
+                }
+                body.append("entity.relationships = [\(calls.joined(separator: ", "))]")
+            }
+            sharing = builders
+        } else {
+            for attribute in entity.attributes { body += block(attributeBuild(attribute), appendingTo: "entity.attributes") }
+            for relationship in entity.relationships { body += block(relationshipBuild(relationship), appendingTo: "entity.relationships") }
+        }
         for fetched in entity.fetchedProperties {
             let (requestSetup, request) = fetchRequest(fetched.fetchRequest, variable: "request")
             var settings: [String] = []
@@ -127,16 +233,8 @@ struct ModelSourceWriter {
         if !entity.userInfo.isEmpty { body.append("entity.userInfo = \(userInfo(entity.userInfo))") }
 
         let creation = "\(qualify("EntityDescription"))(\(arguments))"
-        var lines = ["private static func entity\(index)() -> \(qualify("EntityDescription")) {"]
-        if body.isEmpty {
-            lines.append("\(i1)\(creation)")
-        } else {
-            lines.append("\(i1)var entity = \(creation)")
-            lines += body.map { i1 + $0 }
-            lines.append("\(i1)return entity")
-        }
-        lines.append("}")
-        return lines
+        guard !body.isEmpty else { return [creation] }
+        return ["var entity = \(creation)"] + body + ["return entity"]
     }
 
     private func attributeBuild(_ attribute: AttributeDescription) -> (setup: [String], expression: String) {

@@ -27,6 +27,12 @@ public struct ProxyGeneration: Sendable {
     /// The warnings of ``diagnostics`` about the entity classes alone (what `cdqi --lightyear`, which
     /// writes no proxies, reports besides its own).
     public var classDiagnostics: [ModelDiagnostic] = []
+    /// The versions of the bundle before ``model``, oldest first, that the embedded model carries: when
+    /// there are any, it conforms to `VersionedGeneratedModel` (its `versions` are these and ``model``),
+    /// so a store an earlier version wrote is migrated when opened, with no bundle at run time. Each
+    /// distinct entity, attribute and relationship is built by one function, shared by the versions it
+    /// appears in unchanged.
+    public var earlierVersions: [ManagedObjectModel] = []
 
     /// The name of the single file ``mergedFile(entities:)`` writes: `<Model>+CDQI.swift`.
     public static func mergedFileName(modelName: String) -> String {
@@ -119,7 +125,8 @@ public struct ProxyGeneration: Sendable {
     var modelDeclaration: String? {
         guard let modelTypeName else { return nil }
         return ModelSourceWriter(options: options, qualify: qualifier)
-            .declaration(typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses)
+            .declaration(
+                typeName: modelTypeName, modelName: modelName, model: model, classes: entityClasses, earlierVersions: earlierVersions)
     }
 
     /// The proxies that the selected entities' proxies refer to (as superclass or relationship

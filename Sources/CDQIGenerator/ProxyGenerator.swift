@@ -54,8 +54,13 @@ public struct ProxyGenerator: Sendable {
     ///   - model: The model.
     ///   - modelName: The model's name (the bundle's base name, `"Company"`), used in the header comment
     ///     and in the name of the merged file.
+    ///   - earlierVersions: The versions of the model's bundle before `model`, oldest first, for the
+    ///     embedded model to carry (``ProxyGeneration/earlierVersions``); empty (the default) for a model
+    ///     of one version, or to carry none.
     /// - Returns: The proxies and the warnings; ask it for the files.
-    public func generate(_ model: ManagedObjectModel, modelName: String) -> ProxyGeneration {
+    public func generate(
+        _ model: ManagedObjectModel, modelName: String, earlierVersions: [ManagedObjectModel] = []
+    ) -> ProxyGeneration {
         var planner = ProxyPlanner(model: model, options: options)
         let plan = planner.plan(modelName: modelName)
         return ProxyGeneration(
@@ -68,7 +73,8 @@ public struct ProxyGenerator: Sendable {
             entityClasses: plan.objects.classes,
             modelTypeName: plan.objects.modelTypeName,
             model: model,
-            classDiagnostics: plan.classDiagnostics
+            classDiagnostics: plan.classDiagnostics,
+            earlierVersions: earlierVersions
         )
     }
 }

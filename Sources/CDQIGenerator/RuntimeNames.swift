@@ -25,7 +25,7 @@ enum RuntimeNames {
     /// each (they are written qualified when a class of the model shadows them). A test checks that
     /// each module declares its names.
     static let objectTypeModules: [String: String] = [
-        "ManagedObject": "CDQIStore", "GeneratedModel": "CDQIStore",
+        "ManagedObject": "CDQIStore", "GeneratedModel": "CDQIStore", "VersionedGeneratedModel": "CDQIStore",
         "ManagedObjectModel": "CDQIModel", "EntityDescription": "CDQIModel", "AttributeDescription": "CDQIModel",
         "RelationshipDescription": "CDQIModel", "FetchedPropertyDescription": "CDQIModel",
         "FetchRequestTemplate": "CDQIModel", "FetchIndex": "CDQIModel", "UniquenessConstraint": "CDQIModel",

@@ -17,7 +17,11 @@ struct Generate: ParsableCommand {
             get a ManagedObject subclass with typed properties in <Class>.swift; 'category' \
             entities get an extension with the properties in <Class>+Properties.swift. \
             <Model>Model.swift is always written: it builds the model in code and registers \
-            the classes: 'try PersistentContainer(model: <Model>Model.self, url: storeURL)'.
+            the classes: 'try PersistentContainer(model: <Model>Model.self, url: storeURL)'. \
+            For a bundle of several versions it also carries the versions before the one \
+            generated (--versions all, the default), so that opening a store an earlier \
+            version wrote migrates it with no bundle at run time; --versions current \
+            carries the generated version alone.
 
             With --lightyear, no proxies are written: each entity class gets lightyear/Query's \
             Queryable conformance in <Class>+Queryable.swift (with --merged, everything goes \
@@ -69,6 +73,13 @@ struct Generate: ParsableCommand {
         help: ArgumentHelp("The model version to read (\"Company 2\"). Default: the bundle's current version.", valueName: "name"))
     var modelVersion: String?
 
+    @Option(
+        name: .customLong("versions"),
+        help: ArgumentHelp(
+            "Which versions of a bundle the generated model carries: 'all' (the default) carries every version up to the one generated, so that opening a store an earlier version wrote migrates it with no bundle at run time; 'current' carries that version alone. A bundle of one version carries it alone either way.",
+            valueName: "all|current"))
+    var versions: String?
+
     @Flag(name: .customLong("dry-run"), help: "Print what would be written, and write nothing.")
     var dryRun = false
 
@@ -105,6 +116,9 @@ struct Generate: ParsableCommand {
         guard (1...16).contains(indent) else {
             throw ValidationError("--indent \(indent) must be between 1 and 16.")
         }
+        if let versions, !["all", "current"].contains(versions) {
+            throw ValidationError("--versions '\(versions)' must be 'all' or 'current'.")
+        }
     }
 
     func run() throws {
@@ -131,6 +145,7 @@ struct Generate: ParsableCommand {
         exclude += file.exclude.filter { !exclude.contains($0) }
         lightyear = lightyear || file.style == "lightyear"
         sworm = sworm || file.style == "sworm"
+        if versions == nil { versions = file.versions }
     }
 
     private func generate() throws {
@@ -157,6 +172,18 @@ struct Generate: ParsableCommand {
                     + "are written (only \(loaded.modelName)'s model type); add entities, or check that this is the model you meant")
         }
 
+        let earlierVersions: [ManagedObjectModel]
+        do {
+            earlierVersions = try versions == "current" ? [] : Self.earlierVersions(of: loaded, inBundle: modelURL)
+        } catch {
+            error.diagnostics.forEach { StandardError.print($0.description) }
+            StandardError.print(
+                "cdqi: error: an earlier version of \(modelURL.lastPathComponent) cannot be read, so the generated model "
+                    + "cannot carry it; fix it, or pass --versions current (\"versions\": \"current\" in cdqi.json) to carry "
+                    + "only the version generated; nothing was written")
+            throw ExitCode.failure
+        }
+
         let entityNames = Set(loaded.model.entities.map(\.name))
         let unknown = (write + exclude).filter { !entityNames.contains($0) }
         if !unknown.isEmpty {
@@ -180,14 +207,16 @@ struct Generate: ParsableCommand {
             diagnostics.forEach { StandardError.print($0.description) }
             // The model, built in code, beside the structs: on Linux the store is opened with it. Its file
             // name is fixed so that the build plugin can name its outputs.
-            let model = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
+            let model = ProxyGenerator(options: options)
+                .generate(loaded.model, modelName: loaded.modelName, earlierVersions: earlierVersions)
                 .modelFile(named: "\(loaded.modelName)+SwormModel.swift")
             let errors = OutputWriter(folder: folder, force: force, dryRun: dryRun).write([file] + (model.map { [$0] } ?? []))
             errors.forEach { StandardError.print($0) }
             if !errors.isEmpty { throw ExitCode.failure }
             return
         }
-        let generation = ProxyGenerator(options: options).generate(loaded.model, modelName: loaded.modelName)
+        let generation = ProxyGenerator(options: options)
+            .generate(loaded.model, modelName: loaded.modelName, earlierVersions: earlierVersions)
         // Without proxies, their warnings do not apply.
         let diagnostics =
             lightyear
@@ -230,5 +259,14 @@ struct Generate: ParsableCommand {
         let errors = OutputWriter(folder: folder, force: force, dryRun: dryRun).write(files)
         errors.forEach { StandardError.print($0) }
         if !errors.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The versions of the bundle at `url` before the one `loaded` is, oldest first; empty when `url` is
+    /// not a bundle or holds one version. Their warnings are not repeated: only the generated version's.
+    static func earlierVersions(of loaded: LoadedModel, inBundle url: URL) throws(ModelError) -> [ManagedObjectModel] {
+        guard url.pathExtension == "xcdatamodeld", try ModelLoader().versions(ofBundle: url).names.count > 1 else { return [] }
+        let bundle = try LoadedBundle(url: url)
+        guard let index = bundle.versions.firstIndex(where: { $0.model.versionName == loaded.model.versionName }) else { return [] }
+        return bundle.versions[..<index].map(\.model)
     }
 }

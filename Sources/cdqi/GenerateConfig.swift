@@ -10,7 +10,9 @@ import Foundation
 /// Every key is optional. `objects` is `"all"` (a class for every entity, `--objects`) or `"codegen"`
 /// (as the model's code generation says, the default). `style` is `"proxies"` (CoreDataQueryInterface's,
 /// the default), `"lightyear"` (lightyear/Query's `Queryable` conformances, `--lightyear`) or `"sworm"`
-/// (Sworm's structs, `--sworm`); the build plugin also picks these from the products a target depends on. Options given on the command line win over the
+/// (Sworm's structs, `--sworm`). `versions` is `"all"` (the default: a bundle's earlier versions are
+/// carried by the generated model, so stores they wrote are migrated when opened) or `"current"`
+/// (`--versions current`, for huge bundles); the build plugin also picks these from the products a target depends on. Options given on the command line win over the
 /// file's. Unknown keys and values of the wrong type are errors naming the file and the key.
 struct GenerateConfig: Equatable {
     var objectsForAll: Bool?
@@ -21,9 +23,12 @@ struct GenerateConfig: Equatable {
     var indent: Int?
     /// `"style": "proxies"` (the default), `"lightyear"` (`--lightyear`) or `"sworm"` (`--sworm`).
     var style: String?
+    /// `"versions": "all"` (the default: the generated model carries a bundle's earlier versions) or
+    /// `"current"` (`--versions current`).
+    var versions: String?
 
     /// The keys a file may hold.
-    static let keys = ["objects", "public", "suffix", "exclude", "merged", "indent", "style"]
+    static let keys = ["objects", "public", "suffix", "exclude", "merged", "indent", "style", "versions"]
 
     /// A problem with the file, naming it and the key.
     struct Problem: Error, CustomStringConvertible {
@@ -91,6 +96,12 @@ struct GenerateConfig: Equatable {
                 throw Problem(path: path, message: "'style' must be \"proxies\", \"lightyear\" or \"sworm\", not \"\(style)\"")
             }
             config.style = style
+        }
+        if let versions = try value("versions", String.self, "\"all\" or \"current\"") {
+            guard ["all", "current"].contains(versions) else {
+                throw Problem(path: path, message: "'versions' must be \"all\" or \"current\", not \"\(versions)\"")
+            }
+            config.versions = versions
         }
         return config
     }

@@ -27,3 +27,59 @@ import Testing
         }
     }
 }
+
+/// Issue 18: which versions the generated model carries: all of a bundle's up to the generated one by
+/// default, the generated one alone with `--versions current` or `"versions": "current"`.
+@Suite struct GenerateVersionsOptionTests {
+    @Test func currentCarriesTheGeneratedVersionAlone() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Shop.xcdatamodeld")
+        let output = try CommandRunner.run(["generate", "Shop", "--versions", "current", "-o", "Out"], in: folder.url)
+        #expect(output.status == 0, "\(output.standardError)")
+        let model = try #require(folder.contents("Out/ShopModel.swift"))
+        #expect(model.contains("nonisolated enum ShopModel: GeneratedModel {"))
+        #expect(!model.contains("makeVersion0"))
+        #expect(!model.contains("model.versionName = \"Shop\"\n"))
+    }
+
+    @Test func theConfigurationFileSaysCurrentAndTheCommandLineWins() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Shop.xcdatamodeld")
+        let config = folder.url.appendingPathComponent("cdqi.json")
+        try #"{"versions": "current"}"#.write(to: config, atomically: true, encoding: .utf8)
+        let fromFile = try CommandRunner.run(["generate", "Shop", "--config", config.path, "-o", "File"], in: folder.url)
+        #expect(fromFile.status == 0, "\(fromFile.standardError)")
+        #expect(try #require(folder.contents("File/ShopModel.swift")).contains("enum ShopModel: GeneratedModel {"))
+        let overridden = try CommandRunner.run(
+            ["generate", "Shop", "--config", config.path, "--versions", "all", "-o", "Line"], in: folder.url)
+        #expect(overridden.status == 0, "\(overridden.standardError)")
+        #expect(try #require(folder.contents("Line/ShopModel.swift")).contains("enum ShopModel: VersionedGeneratedModel {"))
+    }
+
+    @Test func aWrongValueIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Shop.xcdatamodeld")
+        let output = try CommandRunner.run(["generate", "Shop", "--versions", "some", "-o", "Out"], in: folder.url)
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("--versions 'some' must be 'all' or 'current'."))
+        #expect(folder.files(in: "Out").isEmpty)
+    }
+
+    /// Version 1's file cut short: it cannot be carried, so nothing is written unless the generated
+    /// version alone is asked for.
+    @Test func anUnreadableEarlierVersionStopsGenerationUnlessCurrentIsAsked() throws {
+        let folder = try TemporaryFolder()
+        try folder.copyFixture("Shop.xcdatamodeld")
+        let contents = folder.url.appendingPathComponent("Shop.xcdatamodeld/Shop.xcdatamodel/contents")
+        try "<?xml version=\"1.0\"?>\n<model><entity name=\"Client\"".write(to: contents, atomically: true, encoding: .utf8)
+        let output = try CommandRunner.run(["generate", "Shop", "-o", "Out"], in: folder.url)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("Shop.xcdatamodel/contents:"))
+        #expect(output.standardError.contains("an earlier version of Shop.xcdatamodeld cannot be read"))
+        #expect(output.standardError.contains("--versions current"))
+        #expect(folder.files(in: "Out").isEmpty)
+        let current = try CommandRunner.run(["generate", "Shop", "--versions", "current", "-o", "Out"], in: folder.url)
+        #expect(current.status == 0, "\(current.standardError)")
+        #expect(folder.files(in: "Out").contains("ShopModel.swift"))
+    }
+}

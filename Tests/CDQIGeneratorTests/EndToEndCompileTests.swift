@@ -29,7 +29,7 @@ import Testing
         var isPublic: Bool
         /// For corpus models: the generated model type and the model file, which the round-trip program
         /// compares (through a public function the target exports).
-        var modelCheck: (typeName: String, path: String)?
+        var modelCheck: (typeName: String, path: String, carriesVersions: Bool)?
         /// Compile with the main actor as default isolation (Swift 6.2's `defaultIsolation`), as new
         /// app targets do.
         var isMainActorByDefault = false
@@ -51,12 +51,14 @@ import Testing
                 notLoaded.append(name)
                 continue
             }
+            // A bundle of several versions: the model carries the earlier ones, as `cdqi generate` does.
+            let earlier = Self.earlierVersions(of: loaded, at: url)
             var corpusCase = makeCase(
                 target: "Corpus\(cases.count)", label: name, model: loaded.model, modelName: loaded.modelName,
-                options: GeneratorOptions(objectClasses: .all))
+                options: GeneratorOptions(objectClasses: .all), earlierVersions: earlier)
             let typeName = ProxyGenerator(options: GeneratorOptions(objectClasses: .all))
                 .generate(loaded.model, modelName: loaded.modelName).modelTypeName
-            corpusCase.modelCheck = typeName.map { ($0, url.path) }
+            corpusCase.modelCheck = typeName.map { ($0, url.path, !earlier.isEmpty) }
             cases.append(corpusCase)
         }
         let corpusCount = cases.count
@@ -154,11 +156,20 @@ import Testing
     static let exampleTarget = "CompanyExample"
     static let exampleFolder = TestPaths.packageRoot.appendingPathComponent("Examples/Company")
 
+    /// The versions of the bundle at `url` before `loaded`'s, oldest first; none when it is not a bundle,
+    /// holds one version, or has a version that does not load.
+    static func earlierVersions(of loaded: LoadedModel, at url: URL) -> [ManagedObjectModel] {
+        guard url.pathExtension == "xcdatamodeld", let bundle = try? LoadedBundle(url: url),
+            let index = bundle.versions.firstIndex(where: { $0.model.versionName == loaded.model.versionName })
+        else { return [] }
+        return bundle.versions[..<index].map(\.model)
+    }
+
     private func makeCase(
         target: String, label: String, model: ManagedObjectModel, modelName: String,
-        options: GeneratorOptions = GeneratorOptions(), isPublic: Bool = false
+        options: GeneratorOptions = GeneratorOptions(), isPublic: Bool = false, earlierVersions: [ManagedObjectModel] = []
     ) -> Case {
-        let generation = ProxyGenerator(options: options).generate(model, modelName: modelName)
+        let generation = ProxyGenerator(options: options).generate(model, modelName: modelName, earlierVersions: earlierVersions)
         let generated = Set(generation.entityClasses.map(\.className))
         let categories = generation.entityClasses.filter { $0.form == .category }.map(\.className)
         return Case(
@@ -231,7 +242,7 @@ import Testing
             try ("// Stand-ins for the entity classes.\n\(categories.isEmpty ? "" : "import CDQIStore\n\n")" + classes + categories)
                 .write(to: folder.appendingPathComponent("EntityClasses.swift"), atomically: true, encoding: .utf8)
             if let check = item.modelCheck {
-                try modelCheckSource(typeName: check.typeName, path: check.path)
+                try modelCheckSource(typeName: check.typeName, path: check.path, carriesVersions: check.carriesVersions)
                     .write(to: folder.appendingPathComponent("ModelCheck.swift"), atomically: true, encoding: .utf8)
             }
             if item.isMainActorByDefault {
@@ -302,11 +313,21 @@ import Testing
     }
 
     /// A public function of a corpus target: `nil` when its embedded model equals the model file (so
-    /// has the same version hashes) and opens an in-memory store with its classes registered. A store
+    /// has the same version hashes), the versions it carries (when it does) equal the bundle's up to that
+    /// one, and it opens an in-memory store with its classes registered. A store
     /// that does not open is the store layer's problem, not the generator's: that answer starts with
     /// `store:`, and the program reports it as a note.
-    private func modelCheckSource(typeName: String, path: String) -> String {
+    private func modelCheckSource(typeName: String, path: String, carriesVersions: Bool) -> String {
         let literal = SwiftSourceWriter.stringLiteral(path)
+        let versionsCheck =
+            carriesVersions
+            ? """
+                guard let bundle = try? CDQIModel.LoadedBundle(url: Foundation.URL(fileURLWithPath: \(literal))),
+                    let index = bundle.versions.firstIndex(where: { $0.model.versionName == loaded.model.versionName }),
+                    \(typeName).versions == bundle.versions[...index].map({ $0.model })
+                else { return "the carried versions differ from the bundle's" }
+
+            """ : ""
         return """
             import CDQIModel
             import CDQIStore
@@ -320,7 +341,7 @@ import Testing
                 guard CDQIModel.ModelVersionHashes(model: \(typeName).model) == CDQIModel.ModelVersionHashes(model: loaded.model) else {
                     return "the version hashes differ"
                 }
-                do {
+            \(versionsCheck)    do {
                     _ = try CDQIStore.PersistentContainer(model: \(typeName).self, url: nil)
                 } catch {
                     return "store: an in-memory store does not open: \\(error)"

@@ -12,6 +12,9 @@ import Foundation
 /// let ann = try container.viewContext.insert(Employee.self)
 /// ann.lastName = "Lee"
 /// ```
+///
+/// From a bundle of several versions, `cdqi` writes a ``VersionedGeneratedModel``, which also carries
+/// the earlier versions, so that opening migrates a store one of them wrote.
 public protocol GeneratedModel {
     /// The model, built by generated code (its version hashes are those of the model file).
     static var model: ManagedObjectModel { get }

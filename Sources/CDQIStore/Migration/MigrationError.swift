@@ -23,6 +23,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case backwardMigration(store: String, from: String, to: String)
     /// Changes a lightweight migration cannot carry out, each named; nothing was written.
     case notInferable(from: String, to: String, changes: [ModelChange])
+    /// The destination makes `entity` abstract while the store holds `count` objects of exactly that
+    /// entity, which Core Data cannot migrate (an abstract entity has no instances); nothing was written.
+    /// Delete those objects, or make them objects of a sub-entity, with the older version first.
+    case abstractEntityHasObjects(store: String, entity: String, version: String, count: Int)
     /// Objects lack a value the destination requires and has no default for; nothing was written.
     case missingValues(store: String, problems: [String])
     /// Existing objects break a uniqueness constraint of the destination; nothing was written.
@@ -44,7 +48,7 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .model: return 134_130
         case .noMatchingVersion, .noModelCache, .unreadableModelCache, .modelCacheMismatch, .sourceMismatch: return 134_130
         case .generatedModelNotInBundle: return 134_130
-        case .backwardMigration, .missingValues: return 134_110
+        case .backwardMigration, .missingValues, .abstractEntityHasObjects: return 134_110
         case .notInferable: return 134_140
         case .constraintViolation: return 134_111
         case .storeBusy, .sqlite, .fileSystem: return 134_180
@@ -79,6 +83,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notInferable(let from, let to, let changes):
             return "cannot migrate '\(from)' to '\(to)' without a mapping model:\n"
                 + changes.map { "  - \($0)" }.joined(separator: "\n")
+        case .abstractEntityHasObjects(let store, let entity, let version, let count):
+            return "\(store): entity \(entity) is abstract in '\(version)', but the store holds \(count) object(s) of it, "
+                + "which a migration cannot keep (an abstract entity has no objects); delete them, or make them objects "
+                + "of a sub-entity, before migrating; nothing was written"
         case .missingValues(let store, let problems):
             return "\(store): objects lack values the new version requires:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")

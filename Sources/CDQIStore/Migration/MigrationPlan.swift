@@ -49,117 +49,21 @@ extension LoadedBundle {
     ///   ``MigrationError/backwardMigration(store:from:to:)``, ``MigrationError/model(_:)`` for an
     ///   unknown destination version, ``MigrationError/store(_:)``.
     public func migrationPlan(forStoreAt url: URL, to versionName: String? = nil) throws(MigrationError) -> MigrationPlan {
-        let target: LoadedModel
-        if let versionName {
-            guard let named = version(named: versionName) else {
-                throw .model(
-                    .versionNotFound(
-                        bundle: self.url.path, name: versionName, available: versions.compactMap(\.model.versionName), namedBy: nil))
-            }
-            target = named
-        } else {
-            target = current
-        }
-        let metadata: StoreMetadata
-        do { metadata = try StoreMetadata.read(from: url) } catch { throw .store(error) }
-        let source: ManagedObjectModel
-        let sourceName: String?
-        if metadata.isCompatible(with: target.model) {
-            return MigrationPlan(
-                sourceVersion: target.model.versionName, destinationVersion: target.model.versionName, source: target.model,
-                destination: target.model, isAlreadyCompatible: true, changes: [], steps: [], refusals: [])
-        } else if let found = sourceVersion(matching: metadata, before: target) {
-            let order = versions.map(\.model.versionName)
-            if let from = order.firstIndex(of: found.model.versionName), let to = order.firstIndex(of: target.model.versionName),
-                from > to
-            {
-                throw .backwardMigration(
-                    store: url.path, from: found.model.versionName ?? "", to: target.model.versionName ?? "")
-            }
-            source = found.model
-            sourceName = found.model.versionName
-        } else if let cached = try? ManagedObjectModel(storeModelCacheAt: url), Self.isEarlierVersion(cached, of: target.model) {
-            source = cached
-            sourceName = nil
-        } else {
-            let nearest = nearestVersion(to: metadata)
-            throw .noMatchingVersion(
-                store: url.path, bundle: self.url.lastPathComponent, nearest: nearest.version.model.versionName,
-                differences: nearest.differences)
-        }
-        let direct = ModelDiff(from: source, to: target.model)
-        var plan = MigrationPlan(
-            sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
-            destination: target.model, isAlreadyCompatible: false, changes: direct.changes, steps: [],
-            refusals: direct.refusals)
-        if direct.refusals.isEmpty {
-            plan.steps = [
-                MigrationStep(
-                    sourceVersion: sourceName, destinationVersion: target.model.versionName, source: source,
-                    destination: target.model, changes: direct.changes)
-            ]
-        } else if let progressive = progressiveSteps(from: sourceName, to: target) {
-            plan.steps = progressive
-            plan.refusals = []
-        }
-        return plan
-    }
-
-    /// The version that wrote the store: of several versions with its hashes, the newest one not after
-    /// `target` (versions differing only outside the hashes are interchangeable sources).
-    private func sourceVersion(matching metadata: StoreMetadata, before target: LoadedModel) -> LoadedModel? {
-        let matches = versions(matching: metadata)
-        let order = versions.map(\.model.versionName)
-        let limit = order.firstIndex(of: target.model.versionName) ?? order.count
-        return matches.last { (order.firstIndex(of: $0.model.versionName) ?? 0) <= limit } ?? matches.last
-    }
-
-    /// One step per consecutive pair of versions from `sourceName` to `target`, or `nil` when a step cannot
-    /// be inferred (or the source is not a version of the bundle).
-    private func progressiveSteps(from sourceName: String?, to target: LoadedModel) -> [MigrationStep]? {
-        let names = versions.map(\.model.versionName)
-        guard let sourceName, let from = names.firstIndex(of: sourceName),
-            let to = names.firstIndex(of: target.model.versionName), to > from + 1
-        else { return nil }
-        var steps: [MigrationStep] = []
-        for index in from..<to {
-            let (before, after) = (versions[index].model, versions[index + 1].model)
-            // Versions with the same hashes (a transient-only change) need no step.
-            if ModelVersionHashes(model: before).entityHashes == ModelVersionHashes(model: after).entityHashes { continue }
-            let diff = ModelDiff(from: steps.last?.destination ?? before, to: after)
-            guard diff.refusals.isEmpty else { return nil }
-            steps.append(
-                MigrationStep(
-                    sourceVersion: steps.last?.destinationVersion ?? before.versionName, destinationVersion: after.versionName,
-                    source: steps.last?.destination ?? before, destination: after, changes: diff.changes))
-        }
-        return steps
+        try ModelVersionChain(bundle: self).migrationPlan(forStoreAt: url, to: versionName)
     }
 
     /// Migrates the store at `url` to the version named `versionName` (the current one when `nil`) by
     /// lightweight migration (``StoreMigration``): straight to it when every change can be inferred, else
     /// through each intermediate version in turn (progressive migration). Refuses, writing nothing, when
-    /// no such path exists. Each step is atomic; a multi-step run interrupted between steps leaves a
-    /// complete store of an intermediate version, which the next run migrates on from.
+    /// no such path exists, or when an entity becomes abstract while the store holds objects of it
+    /// (``MigrationError/abstractEntityHasObjects(store:entity:version:count:)``). Each step is atomic; a
+    /// multi-step run interrupted between steps leaves a complete store of an intermediate version, which
+    /// the next run migrates on from.
     @discardableResult
     public func migrateStore(
         at url: URL, to versionName: String? = nil, progress: ((_ completed: Int, _ total: Int) -> Void)? = nil
     ) throws(MigrationError) -> MigrationReport {
-        let plan = try migrationPlan(forStoreAt: url, to: versionName)
-        if plan.isAlreadyCompatible { return MigrationReport(changes: [], wasAlreadyCompatible: true, objectCount: 0) }
-        guard plan.refusals.isEmpty else {
-            throw .notInferable(
-                from: plan.sourceVersion ?? "the store's model", to: plan.destinationVersion ?? "", changes: plan.refusals)
-        }
-        var report = MigrationReport(changes: [], wasAlreadyCompatible: false, objectCount: 0)
-        for (index, step) in plan.steps.enumerated() {
-            let done = try StoreMigration.migrateStore(at: url, from: step.source, to: step.destination) { completed, total in
-                progress?(index * total + completed, plan.steps.count * total)
-            }
-            report.changes += done.changes
-            report.objectCount = done.objectCount
-        }
-        return report
+        try ModelVersionChain(bundle: self).migrateStore(at: url, to: versionName, progress: progress)
     }
 }
 

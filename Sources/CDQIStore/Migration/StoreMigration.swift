@@ -37,7 +37,9 @@ public enum StoreMigration {
     ///
     /// - Parameter progress: called after each destination entity and join table is copied, with the
     ///   number done and the total.
-    /// - Throws: ``MigrationError`` naming the problem; the original store is then unchanged.
+    /// - Throws: ``MigrationError`` naming the problem; the original store is then unchanged. An entity
+    ///   made abstract while the store holds objects of it is refused before anything is opened for
+    ///   writing (``MigrationError/abstractEntityHasObjects(store:entity:version:count:)``).
     @discardableResult
     public static func migrateStore(
         at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
@@ -57,6 +59,12 @@ public enum StoreMigration {
                 from: source.versionName ?? "the store's model", to: destination.versionName ?? "the new model",
                 changes: diff.refusals)
         }
+        try AbstractEntityCheck.check(
+            steps: [
+                MigrationStep(
+                    sourceVersion: source.versionName, destinationVersion: destination.versionName, source: source,
+                    destination: destination, changes: diff.changes)
+            ], store: url)
         var copier = Copier(diff: diff, path: path)
         let count = try copier.run(url: url, progress: progress)
         return MigrationReport(changes: diff.changes, wasAlreadyCompatible: false, objectCount: count)

@@ -6,9 +6,13 @@ import Foundation
 
 /// The Shop model, built in code, and its entity classes: open a store with
 /// `try PersistentContainer(model: ShopModel.self, url: storeURL)` (generated: do not edit).
-nonisolated enum ShopModel: GeneratedModel {
+/// It carries the bundle's earlier versions: a store one of them wrote is migrated when opened.
+nonisolated enum ShopModel: VersionedGeneratedModel {
     /// The model (equal to the model file's, with the same version hashes).
     static let model: ManagedObjectModel = makeModel()
+
+    /// The bundle's versions up to this one, oldest first (`model` last).
+    static let versions: [ManagedObjectModel] = [makeVersion0(), model]
 
     /// The entity classes, registered by `PersistentContainer(model:url:)`.
     static var entityClasses: [(entityName: String, objectClass: ManagedObject.Type)] {
@@ -28,60 +32,107 @@ nonisolated enum ShopModel: GeneratedModel {
         return model
     }
 
+    /// Version Shop.
+    private static func makeVersion0() -> ManagedObjectModel {
+        var model = ManagedObjectModel(entities: [entity2(), entity3()])
+        model.versionName = "Shop"
+        model.toolInfo.lastSavedToolsVersion = "23507"
+        model.toolInfo.systemVersion = "24G84"
+        model.toolInfo.minimumToolsVersion = "Automatic"
+        model.toolInfo.sourceLanguage = "Swift"
+        return model
+    }
+
     private static func entity0() -> EntityDescription {
         var entity = EntityDescription(name: "Client", representedClassName: "Client")
         entity.codeGenerationType = .class
-        do {
-            var attribute = AttributeDescription(name: "fullName", type: .string)
-            attribute.renamingIdentifier = "name"
-            entity.attributes.append(attribute)
-        }
-        do {
-            var attribute = AttributeDescription(name: "loyaltyPoints", type: .integer32)
-            attribute.defaultValueString = "100"
-            attribute.usesScalarValueType = true
-            entity.attributes.append(attribute)
-        }
-        do {
-            var relationship = RelationshipDescription(name: "purchases", destinationEntityName: "Purchase", inverseName: "client", inverseEntityName: "Purchase", isToMany: true)
-            relationship.isOptional = true
-            relationship.deleteRule = .cascade
-            entity.relationships.append(relationship)
-        }
+        entity.attributes = [attribute0(), attribute1()]
+        entity.relationships = [relationship0()]
         return entity
     }
 
     private static func entity1() -> EntityDescription {
         var entity = EntityDescription(name: "Purchase", representedClassName: "Purchase")
         entity.codeGenerationType = .class
-        do {
-            var attribute = AttributeDescription(name: "comment", type: .string, isOptional: true)
-            attribute.renamingIdentifier = "note"
-            entity.attributes.append(attribute)
-        }
-        do {
-            var attribute = AttributeDescription(name: "number", type: .integer32)
-            attribute.defaultValueString = "0"
-            attribute.usesScalarValueType = true
-            entity.attributes.append(attribute)
-        }
-        do {
-            var attribute = AttributeDescription(name: "status", type: .string)
-            attribute.defaultValueString = "placed"
-            entity.attributes.append(attribute)
-        }
-        do {
-            var attribute = AttributeDescription(name: "total", type: .double)
-            attribute.defaultValueString = "0.0"
-            attribute.usesScalarValueType = true
-            entity.attributes.append(attribute)
-        }
-        do {
-            var relationship = RelationshipDescription(name: "client", destinationEntityName: "Client", inverseName: "purchases", inverseEntityName: "Client")
-            relationship.isOptional = true
-            relationship.maxCount = 1
-            entity.relationships.append(relationship)
-        }
+        entity.attributes = [attribute2(), attribute3(), attribute4(), attribute5()]
+        entity.relationships = [relationship1()]
         return entity
+    }
+
+    private static func entity2() -> EntityDescription {
+        var entity = EntityDescription(name: "Client", representedClassName: "Client")
+        entity.codeGenerationType = .class
+        entity.attributes = [attribute6()]
+        entity.relationships = [relationship0()]
+        return entity
+    }
+
+    private static func entity3() -> EntityDescription {
+        var entity = EntityDescription(name: "Purchase", representedClassName: "Purchase")
+        entity.codeGenerationType = .class
+        entity.attributes = [attribute7(), attribute3(), attribute5()]
+        entity.relationships = [relationship1()]
+        return entity
+    }
+
+    private static func attribute0() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "fullName", type: .string)
+        attribute.renamingIdentifier = "name"
+        return attribute
+    }
+
+    private static func attribute1() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "loyaltyPoints", type: .integer32)
+        attribute.defaultValueString = "100"
+        attribute.usesScalarValueType = true
+        return attribute
+    }
+
+    private static func attribute2() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "comment", type: .string, isOptional: true)
+        attribute.renamingIdentifier = "note"
+        return attribute
+    }
+
+    private static func attribute3() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "number", type: .integer32)
+        attribute.defaultValueString = "0"
+        attribute.usesScalarValueType = true
+        return attribute
+    }
+
+    private static func attribute4() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "status", type: .string)
+        attribute.defaultValueString = "placed"
+        return attribute
+    }
+
+    private static func attribute5() -> AttributeDescription {
+        var attribute = AttributeDescription(name: "total", type: .double)
+        attribute.defaultValueString = "0.0"
+        attribute.usesScalarValueType = true
+        return attribute
+    }
+
+    private static func attribute6() -> AttributeDescription {
+        AttributeDescription(name: "name", type: .string)
+    }
+
+    private static func attribute7() -> AttributeDescription {
+        AttributeDescription(name: "note", type: .string, isOptional: true)
+    }
+
+    private static func relationship0() -> RelationshipDescription {
+        var relationship = RelationshipDescription(name: "purchases", destinationEntityName: "Purchase", inverseName: "client", inverseEntityName: "Purchase", isToMany: true)
+        relationship.isOptional = true
+        relationship.deleteRule = .cascade
+        return relationship
+    }
+
+    private static func relationship1() -> RelationshipDescription {
+        var relationship = RelationshipDescription(name: "client", destinationEntityName: "Client", inverseName: "purchases", inverseEntityName: "Client")
+        relationship.isOptional = true
+        relationship.maxCount = 1
+        return relationship
     }
 }
