@@ -7,7 +7,7 @@ import CDQIPredicate
 ///
 /// The code that turns rows into objects (``RowPlan``, ``RowObjectReader``) is generic over the row,
 /// so that each store's rows are read without a dynamic call per value: the SQLite store passes its
-/// statements, the PostgreSQL store rows of decoded values (``StoredValueRow``).
+/// statements, the PostgreSQL store rows read in place from its results (``CellRow``).
 package protocol StoreRow {
     /// Column `index` read as a value of an attribute of `type`, or `.null`.
     func attributeValue(_ index: Int, type: AttributeType) -> StoredValue
