@@ -285,10 +285,8 @@ extension PostgresStore {
     package func runBatch(
         _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
     ) throws -> BatchWriter.Written {
-        if let deleteRules, !deleteRules.isEmpty {
-            throw BatchError.unsupported(
-                "a batch delete whose delete rules (Cascade, Nullify, Deny, or join-table rows) must touch other rows "
-                    + "is not supported on PostgreSQL yet; delete the objects through a context instead")
+        if let deleteRules, !deleteRules.isEmpty, let request {
+            return try runBatchDelete(request, rules: deleteRules)
         }
         let sql = SQLDialect.postgres.statementText(statement)
         let request = request ?? FetchRequest(entityName: "")
@@ -301,6 +299,21 @@ extension PostgresStore {
                     BatchWriter.Row(entity: Int(try result.int64(row: row, column: 0) ?? 0), key: try result.int64(row: row, column: 1) ?? 0)
                 }
                 return BatchWriter.Written(matched: rows, matchedCount: rows.count)
+            }
+        }
+    }
+
+    /// A batch delete whose delete rules touch other rows (``PostgresBatchDelete``), in one transaction,
+    /// run again when it meets a deadlock or a serialization failure (another process deleting or
+    /// changing the same rows).
+    private func runBatchDelete(_ request: FetchRequest, rules: DeleteRuleTriggers) throws -> BatchWriter.Written {
+        let builder = BatchStatementBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .postgres)
+        let condition = try builder.selection(request).condition
+        let parameters = condition.bindings.map { $0.resolve(constants: [], request: request) }
+        let delete = PostgresBatchDelete(rules: rules)
+        return try withConnection { connection in
+            try connection.retryingTransaction(isolation: .readCommitted) {
+                try delete.run(condition: condition, parameters: parameters, on: connection)
             }
         }
     }
