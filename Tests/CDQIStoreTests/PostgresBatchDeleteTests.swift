@@ -266,12 +266,19 @@ struct PostgresBatchDeleteTests {
 
     // MARK: Concurrency
 
-    @Test("two stores deleting overlapping sets at once: no deadlock left standing, each row deleted once, the others kept")
+    @Test("two processes deleting overlapping sets at once: no deadlock left standing, each row deleted once, the others kept")
     func overlappingDeletes() throws {
-        try Self.withStore(BatchRequestTests.modelXML(employees: "Cascade")) { coordinator, connection, url in
-            let model = coordinator.model
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let xml = BatchRequestTests.modelXML(employees: "Cascade")
+        let modelFolder = folder.appendingPathComponent("Org.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+        try xml.write(to: modelFolder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let binary = try PostgresConcurrencyTests.workerBinary()
+        try Self.withStore(xml) { coordinator, connection, url in
             for round in 0..<4 {
-                // 120 departments, each with 2 employees; A deletes 0…59, B 40…99; 100…119 stay.
+                // 120 departments, each with 2 employees; one process deletes D000…D059, the other D040…D099;
+                // D100…D119 and their employees stay.
                 let context = ManagedObjectContext(coordinator: coordinator)
                 for index in 0..<120 {
                     let department = try ContextTestSupport.insert(context, "Department", ["name": String(format: "D%03d", index)])
@@ -280,71 +287,47 @@ struct PostgresBatchDeleteTests {
                     }
                 }
                 try context.save()
-                let ranges = [("D000", "D059"), ("D040", "D099")]
-                let results = ConcurrentResults()
-                let threads = ranges.map { range in
-                    Thread {
-                        do {
-                            let store = try PostgresContextTests.coordinator(model, url)
-                            var request = try Self.request("Department", "name >= %@ AND name <= %@", [range.0, range.1], true)
-                            request.resultType = .objectIDs
-                            guard case .objectIDs(let ids) = try ManagedObjectContext(coordinator: store).execute(request) else {
-                                results.record(.failure("no object IDs"))
-                                return
-                            }
-                            results.record(.success(ids.compactMap(\.primaryKey)))
-                        } catch {
-                            results.record(.failure("\(error)"))
-                        }
-                    }
+                let go = folder.appendingPathComponent("go\(round)")
+                var processes: [(Process, URL)] = []
+                defer { for (process, _) in processes where process.isRunning { process.terminate() } }
+                for (worker, range) in [("D000", "D059"), ("D040", "D099")].enumerated() {
+                    let output = folder.appendingPathComponent("round\(round)-worker\(worker).out")
+                    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+                    let process = Process()
+                    process.executableURL = binary
+                    process.arguments = [
+                        "batch-delete", modelFolder.path, PostgresConcurrencyTests.urlString(schema: url.schema), range.0, range.1, go.path,
+                    ]
+                    process.standardOutput = try FileHandle(forWritingTo: output)
+                    try process.run()
+                    processes.append((process, output))
                 }
-                threads.forEach { $0.start() }
-                let outcomes = try results.wait(for: 2, seconds: 60)
+                let ready = Date().addingTimeInterval(120)
+                while Date() < ready,
+                    processes.contains(where: { process, output in
+                        process.isRunning && !((try? String(contentsOf: output, encoding: .utf8))?.contains("READY") ?? false)
+                    })
+                {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                _ = FileManager.default.createFile(atPath: go.path, contents: nil)
+                let deadline = Date().addingTimeInterval(120)
+                while Date() < deadline, processes.contains(where: { $0.0.isRunning }) { Thread.sleep(forTimeInterval: 0.02) }
                 var keys: [Int64] = []
-                for outcome in outcomes {
-                    switch outcome {
-                    case .success(let deleted): keys += deleted
-                    case .failure(let message): Issue.record("round \(round): \(message)")
-                    }
+                for (worker, (process, output)) in processes.enumerated() {
+                    try #require(!process.isRunning, "round \(round): worker \(worker) did not finish in 2 minutes")
+                    #expect(process.terminationStatus == 0, "round \(round): worker \(worker) failed")
+                    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+                    #expect(lines.last == "DONE", "round \(round): worker \(worker)")
+                    for line in lines where line.hasPrefix("DELETED") { keys += line.split(separator: " ").dropFirst().compactMap { Int64($0) } }
                 }
                 // Each of the 100 departments matched was deleted by exactly one of the two.
-                #expect(keys.count == 100 && Set(keys).count == 100, "round \(round)")
+                #expect(keys.count == 100 && Set(keys).count == 100, "round \(round): \(keys.count) keys")
                 #expect(
                     try Self.rows(connection, "SELECT COUNT(*), MIN(\"ZNAME\"), MAX(\"ZNAME\") FROM \"ZDEPARTMENT\"") == [["20", "D100", "D119"]])
                 #expect(try Self.rows(connection, "SELECT COUNT(*) FROM \"ZEMPLOYEE\"") == [["40"]])
                 try connection.execute("DELETE FROM \"ZEMPLOYEE\"; DELETE FROM \"ZDEPARTMENT\"")
             }
         }
-    }
-}
-
-/// What the threads of a test report, and a wait for all of them with a deadline.
-final class ConcurrentResults: @unchecked Sendable {
-    enum Outcome {
-        case success([Int64])
-        case failure(String)
-    }
-
-    private let condition = NSCondition()
-    private var outcomes: [Outcome] = []
-
-    func record(_ outcome: Outcome) {
-        condition.lock()
-        outcomes.append(outcome)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The outcomes once `count` are in; throws when they are not in within `seconds`.
-    func wait(for count: Int, seconds: Double) throws -> [Outcome] {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while outcomes.count < count {
-            guard condition.wait(until: deadline) else {
-                throw PostgresError(kind: .server, message: "\(count - outcomes.count) of \(count) threads did not finish in \(seconds) s")
-            }
-        }
-        return outcomes
     }
 }
