@@ -55,6 +55,9 @@ struct PostgresResultCellTests {
         #expect(row.integer(1) == 1)
         #expect(row.attributeValue(2, type: .string) == .string("x"))
         #expect(result.cellError == nil)
+        // The store checks the column types before reading any row: column 3 (xml, OID 142) is refused.
+        #expect(result.unreadableColumn()?.description.contains("'xml' has type OID 142") == true)
+        #expect(try connection.query("SELECT 1::int8, 'a'::text, 2.5::float8, '\\x00'::bytea").unreadableColumn() == nil)
         // xml (OID 142) is not read: NULL, and the error names the column's type.
         #expect(row.attributeValue(3, type: .string) == .null)
         let error = try #require(result.cellError)

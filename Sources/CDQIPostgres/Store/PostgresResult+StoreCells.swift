@@ -52,6 +52,16 @@ extension PostgresResult: StoreCells {
         }
     }
 
+    /// The error for the first column whose type CDQI does not read, if one is: checked before any row
+    /// is read into objects, so that no object is filled with a value that could not be read.
+    package func unreadableColumn() -> PostgresError? {
+        guard let column = columnTypes.firstIndex(where: { !PostgresValueDecoding.readableTypes.contains($0) }) else { return nil }
+        let name = PostgresResultColumn(result: handle, index: Int32(truncatingIfNeeded: column)).name
+        return PostgresError(
+            kind: .unsupportedValue,
+            message: "column '\(name)' has type OID \(columnTypes[column]), which CDQI does not read; cast it in the SQL (::text)")
+    }
+
     /// A cell's bytes decoded by its column's type; `.null`, with the error kept in ``cellError``, when
     /// they do not decode.
     private func decoded(_ bytes: UnsafeRawBufferPointer, column: Int) -> StoredValue {

@@ -181,6 +181,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         // before the rows are read into objects.
         let result = try withConnection { connection in try connection.query(sql, parameters) }
         result.tableName = table
+        if let error = result.unreadableColumn() { throw Self.storeError(error, location: location) }
         objects.reserveCapacity(objects.count + result.rowCount)
         var row = CellRow(cells: result, row: 0)
         while row.row < result.rowCount {
@@ -226,6 +227,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         let result = try connection.query(sql, [.integer(key)])
         guard result.rowCount > 0 else { return nil }
         result.tableName = layout.tableName
+        if let error = result.unreadableColumn() { throw error }
         let row = StoredRow.decode(layout, fromCells: CellRow(cells: result, row: 0), plan: layout.rowPlan)
         if let error = result.cellError { throw error }
         return row
