@@ -177,6 +177,119 @@ struct PostgresBatchDeleteTests {
         }
     }
 
+    /// Owners with a to-one pet (Deny), teams with many-to-many players (Deny), clubs whose many-to-many
+    /// members must each keep a club (Person.clubs is not optional), notes with inverse-less tags.
+    static let refusalsModelXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="23507" systemVersion="24G84" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Club" representedClassName="Club" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="clubs" inverseEntity="Person"/>
+            </entity>
+            <entity name="Note" representedClassName="Note" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag"/>
+            </entity>
+            <entity name="Owner" representedClassName="Owner" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="pet" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/>
+            </entity>
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="clubs" toMany="YES" deletionRule="Nullify" destinationEntity="Club" inverseName="members" inverseEntity="Club"/>
+            </entity>
+            <entity name="Pet" representedClassName="Pet" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="pet" inverseEntity="Owner"/>
+            </entity>
+            <entity name="Player" representedClassName="Player" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="teams" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Team" inverseName="players" inverseEntity="Team"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Team" representedClassName="Team" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="players" optional="YES" toMany="YES" deletionRule="Deny" destinationEntity="Player" inverseName="teams" inverseEntity="Player"/>
+            </entity>
+        </model>
+        """
+
+    /// The refusals and join rows of ``refusalsModelXML``, on either store: Ann owns the pet Rex, Bo
+    /// owns none; team Red has player Pia, team Blue none; person P1 is in club C1 only, P2 in C1 and
+    /// C2; note N has tags T1 and T2.
+    static func refusalsAndJoins(_ coordinator: PersistentStoreCoordinator, rows: (String) throws -> [[String]]) throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let rex = try ContextTestSupport.insert(context, "Pet", ["name": "Rex"])
+        try ContextTestSupport.insert(context, "Owner", ["name": "Ann", "pet": rex])
+        try ContextTestSupport.insert(context, "Owner", ["name": "Bo"])
+        let pia = try ContextTestSupport.insert(context, "Player", ["name": "Pia"])
+        try ContextTestSupport.insert(context, "Team", ["name": "Red", "players": Set([pia])])
+        try ContextTestSupport.insert(context, "Team", ["name": "Blue"])
+        let c1 = try ContextTestSupport.insert(context, "Club", ["name": "C1"])
+        let c2 = try ContextTestSupport.insert(context, "Club", ["name": "C2"])
+        try ContextTestSupport.insert(context, "Person", ["name": "P1", "clubs": Set([c1])])
+        try ContextTestSupport.insert(context, "Person", ["name": "P2", "clubs": Set([c1, c2])])
+        let tags = try ["T1", "T2"].map { try ContextTestSupport.insert(context, "Tag", ["name": $0]) }
+        try ContextTestSupport.insert(context, "Note", ["name": "N", "tags": Set(tags)])
+        try context.save()
+        /// The join table of a relationship, whichever of its two sides the layout named it after.
+        func join(_ entity: String, _ relationship: String, inverse: (entity: String, relationship: String)? = nil) throws -> String {
+            let table = try #require(
+                coordinator.layout.schema.joinTables.first {
+                    ($0.sourceEntity == entity && $0.relationship == relationship)
+                        || ($0.sourceEntity == inverse?.entity && $0.relationship == inverse?.relationship)
+                })
+            return "\"\(table.name)\""
+        }
+        func refused(_ entity: String, _ format: String, _ expected: BatchError) {
+            #expect(throws: BatchError.self) {
+                do {
+                    _ = try context.execute(Self.request(entity, format, [], true))
+                } catch let error as BatchError {
+                    #expect(error.description == expected.description)
+                    throw error
+                }
+            }
+        }
+        // A to-one Deny: Ann still has Rex; Bo has no pet and goes.
+        refused("Owner", "TRUEPREDICATE", .deleteDenied(entity: "Owner", relationship: "pet"))
+        #expect(try context.execute(Self.request("Owner", "name == 'Bo'", [], true)) == .status(true))
+        #expect(try rows("SELECT \"ZNAME\" FROM \"ZOWNER\"") == [["Ann"]])
+        // A many-to-many Deny: Red still has Pia; Blue goes.
+        refused("Team", "TRUEPREDICATE", .deleteDenied(entity: "Team", relationship: "players"))
+        #expect(try context.execute(Self.request("Team", "name == 'Blue'", [], true)) == .status(true))
+        #expect(try rows("SELECT \"ZNAME\" FROM \"ZTEAM\"") == [["Red"]])
+        // Without C1, P1 would have no club (clubs is mandatory): refused, also with C2 in the same batch.
+        refused("Club", "name == 'C1'", .mandatoryInverse(entity: "Club", relationship: "members"))
+        refused("Club", "TRUEPREDICATE", .mandatoryInverse(entity: "Club", relationship: "members"))
+        // Without C2, P2 keeps C1: C2 goes with its join row (3 rows → 2).
+        let members = try join("Person", "clubs", inverse: ("Club", "members"))
+        #expect(try rows("SELECT COUNT(*) FROM \(members)") == [["3"]])
+        #expect(try context.execute(Self.request("Club", "name == 'C2'", [], true)) == .status(true))
+        #expect(try rows("SELECT \"ZNAME\" FROM \"ZCLUB\"") == [["C1"]])
+        #expect(try rows("SELECT COUNT(*) FROM \(members)") == [["2"]])
+        // An inverse-less to-many: deleting T1 removes N's join row to it (2 rows → 1); N stays.
+        let tagged = try join("Note", "tags")
+        #expect(try context.execute(Self.request("Tag", "name == 'T1'", [], true)) == .status(true))
+        #expect(try rows("SELECT COUNT(*) FROM \(tagged)") == [["1"]])
+        #expect(try rows("SELECT COUNT(*) FROM \"ZNOTE\"") == [["1"]])
+        // Nothing was deleted by a refused batch.
+        #expect(try rows("SELECT COUNT(*) FROM \"ZPET\"") == [["1"]])
+        #expect(try rows("SELECT COUNT(*) FROM \"ZPERSON\"") == [["2"]])
+    }
+
+    @Test("to-one and many-to-many Deny, a mandatory many-to-many inverse and inverse-less join rows, on both stores")
+    func refusalsAndJoins() throws {
+        try Self.withStore(Self.refusalsModelXML) { coordinator, connection, _ in
+            try Self.refusalsAndJoins(coordinator) { try Self.rows(connection, $0) }
+        }
+        let (sqlite, _, cleanUp) = try BatchRequestTests.coordinator(Self.refusalsModelXML)
+        defer { cleanUp() }
+        try Self.refusalsAndJoins(sqlite) { try BatchRequestTests.rows(sqlite, $0) }
+    }
+
     // MARK: Tables
 
     @Test("sub-entities sharing a table: the Z_ENT range keeps other entities' rows")
