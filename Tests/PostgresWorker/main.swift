@@ -14,6 +14,13 @@
 // "lost" when the merge policy dropped this worker's changes to it), then "INSERT r KEY" for the
 // entry, and "DONE" at the end. Lines are written unbuffered, each with one write. If the test
 // process dies first, the worker stops.
+//
+//   cdqi-postgres-worker batch-delete MODEL POSTGRES-URL FROM TO GO-FILE
+//
+// One of several app servers batch-deleting overlapping sets of departments (with their delete rules):
+// it opens a coordinator, prints "READY", waits for GO-FILE, deletes every Department whose name lies
+// between FROM and TO (inclusive), and prints "DELETED" followed by the keys of the departments it
+// deleted, then "DONE".
 import CDQIModel
 import CDQIPostgres
 import CDQIPredicate
@@ -109,8 +116,33 @@ func run(arguments: [String]) throws {
     say("DONE")
 }
 
+/// The batch-delete worker (see the top of this file).
+func runBatchDelete(arguments: [String]) throws {
+    guard arguments.count == 7 else { fail("usage: cdqi-postgres-worker batch-delete MODEL POSTGRES-URL FROM TO GO-FILE") }
+    let parent = getppid()
+    let model = try ModelLoader().load(url: URL(fileURLWithPath: arguments[2])).model
+    let coordinator = try PersistentStoreCoordinator(model: model, postgresURL: arguments[3], connections: 2)
+    let context = ManagedObjectContext(coordinator: coordinator)
+    say("READY")
+    while !FileManager.default.fileExists(atPath: arguments[6]) {
+        guard getppid() == parent else { exit(2) }
+        usleep(1000)
+    }
+    var request = BatchDeleteRequest(
+        fetchRequest: FetchRequest(
+            entityName: "Department", predicate: try PredicateNode(format: "name >= %@ AND name <= %@", argumentArray: [arguments[4], arguments[5]])))
+    request.resultType = .objectIDs
+    guard case .objectIDs(let ids) = try context.execute(request) else { fail("the batch delete returned no object IDs") }
+    say((["DELETED"] + ids.compactMap(\.primaryKey).map(String.init)).joined(separator: " "))
+    say("DONE")
+}
+
 do {
-    try run(arguments: CommandLine.arguments)
+    if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "batch-delete" {
+        try runBatchDelete(arguments: CommandLine.arguments)
+    } else {
+        try run(arguments: CommandLine.arguments)
+    }
 } catch {
     fail("\(error)")
 }

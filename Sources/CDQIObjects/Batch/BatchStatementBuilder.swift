@@ -6,15 +6,22 @@ import CDQIPredicate
 ///
 /// Without joins the WHERE clause is the fetch's own; when the predicate follows to-one relationships
 /// (LEFT JOINs) or the request has a window, it becomes `t0.Z_PK IN (SELECT …)` over the fetch's query.
-struct BatchStatementBuilder {
+package struct BatchStatementBuilder {
     let model: ManagedObjectModel
     let schema: StoreSchema
     let storeIdentifier: String
     /// The SQL language written.
     let dialect: SQLDialect
 
+    package init(model: ManagedObjectModel, schema: StoreSchema, storeIdentifier: String, dialect: SQLDialect) {
+        self.model = model
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
+    }
+
     /// The table and the condition choosing the rows of a request.
-    func selection(_ request: FetchRequest) throws(PredicateSQLError) -> (table: String, condition: SQLFragment) {
+    package func selection(_ request: FetchRequest) throws(PredicateSQLError) -> (table: String, condition: SQLFragment) {
         var compiler = PredicateSQLCompiler(model: model, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         let root = try compiler.rootScope(for: request.entityName)
         let table = root.mapping.tableName

@@ -7,7 +7,7 @@ import CDQIPredicate
 ///
 /// The code that turns rows into objects (``RowPlan``, ``RowObjectReader``) is generic over the row,
 /// so that each store's rows are read without a dynamic call per value: the SQLite store passes its
-/// statements, the PostgreSQL store rows of decoded values (``StoredValueRow``). The protocol and the
+/// statements, the PostgreSQL store rows read in place from its results (``CellRow``). The protocol and the
 /// reading code are usable from inline code, so that a store in another module gets that code
 /// specialized for its rows (an inlinable function over types that are not is left generic there).
 @usableFromInline package protocol StoreRow {

@@ -7,12 +7,20 @@ import Foundation
 ///
 /// Not `Sendable`: read it on the thread that ran the statement, or copy the values out.
 public final class PostgresResult {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    /// Each column's type OID (`PQftype`), read once: a row's values are decoded by their column's type.
+    let columnTypes: [UInt32]
+    /// The first error a cell read without throwing met (``StoreCells``); the store throws it once the
+    /// rows are read.
+    package internal(set) var cellError: PostgresError?
+    /// The table the rows come from, named in messages about them (set by the store that reads them).
+    package var tableName: String?
 
     init(handle: OpaquePointer) {
         self.handle = handle
         rowCount = Int(PQntuples(handle))
         columnCount = Int(PQnfields(handle))
+        columnTypes = (0..<PQnfields(handle)).map { PQftype(handle, $0) }
     }
 
     deinit {
@@ -62,15 +70,21 @@ public final class PostgresResult {
                 kind: .unsupportedValue,
                 message: "no value at row \(row), column \(column): the result has \(rowCount) rows of \(columnCount) columns")
         }
+        guard let bytes = cell(row: row, column: column) else { return .null }
+        return try PostgresValueDecoding.decode(
+            bytes, type: columnTypes[column], column: PostgresResultColumn(result: handle, index: Int32(truncatingIfNeeded: column)))
+    }
+
+    /// The bytes of the value at `row`, `column`, which must be inside the result; `nil` for NULL.
+    @inline(__always)
+    func cell(row: Int, column: Int) -> UnsafeRawBufferPointer? {
         // Both fit: libpq's counts are Int32s.
         let (r, c) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))
         let length = Int(PQgetlength(handle, r, c))
         // A NULL's length is 0, so only an empty value needs asking whether it is NULL.
-        if length == 0, PQgetisnull(handle, r, c) != 0 { return .null }
-        guard let start = PQgetvalue(handle, r, c) else { return .null }
-        let bytes = UnsafeRawBufferPointer(start: start, count: length)
-        return try PostgresValueDecoding.decode(
-            bytes, type: PQftype(handle, c), column: PostgresResultColumn(result: handle, index: c))
+        if length == 0, PQgetisnull(handle, r, c) != 0 { return nil }
+        guard let start = PQgetvalue(handle, r, c) else { return nil }
+        return UnsafeRawBufferPointer(start: start, count: length)
     }
 
     /// Row `row` (0-based), every column.
@@ -119,7 +133,7 @@ public final class PostgresResult {
         }
     }
 
-    private func contains(row: Int, column: Int) -> Bool {
+    func contains(row: Int, column: Int) -> Bool {
         row >= 0 && row < rowCount && column >= 0 && column < columnCount
     }
 

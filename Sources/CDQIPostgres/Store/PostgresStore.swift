@@ -140,17 +140,15 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     package func fetchObjectReferences(_ request: FetchRequest) throws -> [ObjectReference] {
         let (sql, parameters) = try statement(request, shape: .objectIDs)
-        return try withConnection { connection in
-            let result = try connection.query(sql, parameters)
-            var references: [ObjectReference] = []
-            references.reserveCapacity(result.rowCount)
-            for index in 0..<result.rowCount {
-                let (entity, key) = try entityAndKey(of: StoredValueRow(values: try result.row(index)))
-                references.append(
-                    ObjectReference(entityName: entity.name, storeIdentifier: metadata.uuid, identity: .primaryKey(key)))
-            }
-            return references
+        let result = try withConnection { connection in try connection.query(sql, parameters) }
+        var references: [ObjectReference] = []
+        references.reserveCapacity(result.rowCount)
+        for index in 0..<result.rowCount {
+            let (entity, key) = try entityAndKey(of: CellRow(cells: result, row: index))
+            references.append(ObjectReference(entityName: entity.name, storeIdentifier: metadata.uuid, identity: .primaryKey(key)))
         }
+        try checkCells(of: result)
+        return references
     }
 
     package func count(_ request: FetchRequest) throws -> Int {
@@ -179,31 +177,40 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         _ sql: String, _ parameters: [StoredValue], table: String?, reader: inout RowObjectReader,
         into objects: inout [ManagedObject], ownerPosition: Int?, _ each: (ManagedObject, Int64?) -> Void
     ) throws {
-        let rows = try withConnection { connection in
-            let result = try connection.query(sql, parameters)
-            return try (0..<result.rowCount).map { StoredValueRow(values: try result.row($0), table: table) }
-        }
-        objects.reserveCapacity(objects.count + rows.count)
-        for row in rows {
-            let object = try reader.object(atDecoded: row).object
+        // A result is libpq's memory, apart from its connection: the connection goes back to the pool
+        // before the rows are read into objects.
+        let result = try withConnection { connection in try connection.query(sql, parameters) }
+        result.tableName = table
+        if let error = result.unreadableColumn() { throw Self.storeError(error, location: location) }
+        objects.reserveCapacity(objects.count + result.rowCount)
+        var row = CellRow(cells: result, row: 0)
+        while row.row < result.rowCount {
+            let object = try reader.object(atCells: row).object
             each(object, ownerPosition.flatMap { row.integer($0) })
             objects.append(object)
+            row.row += 1
         }
+        try checkCells(of: result)
+    }
+
+    /// Throws the error of a cell that did not decode while the result's rows were read, if one did.
+    private func checkCells(of result: PostgresResult) throws(StoreError) {
+        if let error = result.cellError { throw Self.storeError(error, location: location) }
     }
 
     package func readReferences(_ query: KeyedRowQuery, keys: [Int64]) throws -> [(entityNumber: Int, key: Int64)] {
-        try withConnection { connection in
-            let result = try connection.query(query.sql, keys.map(StoredValue.integer))
-            return try (0..<result.rowCount).map { index in
-                let (entity, key) = try entityAndKey(of: StoredValueRow(values: try result.row(index)))
-                return (entity.number, key)
-            }
+        let result = try withConnection { connection in try connection.query(query.sql, keys.map(StoredValue.integer)) }
+        let references = try (0..<result.rowCount).map { index in
+            let (entity, key) = try entityAndKey(of: CellRow(cells: result, row: index))
+            return (entityNumber: entity.number, key: key)
         }
+        try checkCells(of: result)
+        return references
     }
 
     /// The entity (`Z_ENT`, first column) and primary key (second) of a row; a `Z_ENT` that names no
     /// entity of the model is a damaged store, reported naming the row.
-    private func entityAndKey(of row: StoredValueRow) throws(StoreError) -> (EntityMapping, Int64) {
+    private func entityAndKey(of row: CellRow) throws(StoreError) -> (EntityMapping, Int64) {
         guard row.holdsInteger(0), let entity = schema.entity(number: Int(row.int64(0))) else {
             throw StoreError.unknownEntityRow(row, path: location)
         }
@@ -219,8 +226,11 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         let sql = layout.postgresSelectRowSQL
         let result = try connection.query(sql, [.integer(key)])
         guard result.rowCount > 0 else { return nil }
-        return StoredRow.decode(
-            layout, fromDecoded: StoredValueRow(values: try result.row(0), table: layout.tableName), plan: layout.rowPlan)
+        result.tableName = layout.tableName
+        if let error = result.unreadableColumn() { throw error }
+        let row = StoredRow.decode(layout, fromCells: CellRow(cells: result, row: 0), plan: layout.rowPlan)
+        if let error = result.cellError { throw error }
+        return row
     }
 
     package func explain(_ request: FetchRequest) throws -> FetchExplanation {
@@ -277,10 +287,8 @@ extension PostgresStore {
     package func runBatch(
         _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
     ) throws -> BatchWriter.Written {
-        if let deleteRules, !deleteRules.isEmpty {
-            throw BatchError.unsupported(
-                "a batch delete whose delete rules (Cascade, Nullify, Deny, or join-table rows) must touch other rows "
-                    + "is not supported on PostgreSQL yet; delete the objects through a context instead")
+        if let deleteRules, !deleteRules.isEmpty, let request {
+            return try runBatchDelete(request, rules: deleteRules)
         }
         let sql = SQLDialect.postgres.statementText(statement)
         let request = request ?? FetchRequest(entityName: "")
@@ -293,6 +301,21 @@ extension PostgresStore {
                     BatchWriter.Row(entity: Int(try result.int64(row: row, column: 0) ?? 0), key: try result.int64(row: row, column: 1) ?? 0)
                 }
                 return BatchWriter.Written(matched: rows, matchedCount: rows.count)
+            }
+        }
+    }
+
+    /// A batch delete whose delete rules touch other rows (``PostgresBatchDelete``), in one transaction,
+    /// run again when it meets a deadlock or a serialization failure (another process deleting or
+    /// changing the same rows).
+    private func runBatchDelete(_ request: FetchRequest, rules: DeleteRuleTriggers) throws -> BatchWriter.Written {
+        let builder = BatchStatementBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .postgres)
+        let condition = try builder.selection(request).condition
+        let parameters = condition.bindings.map { $0.resolve(constants: [], request: request) }
+        let delete = PostgresBatchDelete(rules: rules)
+        return try withConnection { connection in
+            try connection.retryingTransaction(isolation: .readCommitted) {
+                try delete.run(condition: condition, parameters: parameters, on: connection)
             }
         }
     }

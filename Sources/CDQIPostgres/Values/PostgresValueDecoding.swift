@@ -14,6 +14,14 @@ enum PostgresValueDecoding {
     /// Seconds from 2000-01-01 (PostgreSQL's epoch) to 2001-01-01 (Core Data's): 366 days.
     static let epochOffsetSeconds: Int64 = 366 * 86_400
 
+    /// The type OIDs ``decode(_:type:column:)`` reads (every case of its switch).
+    static let readableTypes: Set<UInt32> = [
+        PostgresType.int8, PostgresType.int4, PostgresType.int2, PostgresType.oid, PostgresType.float8, PostgresType.float4,
+        PostgresType.bool, PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.char, PostgresType.name,
+        PostgresType.json, PostgresType.unknown, PostgresType.jsonb, PostgresType.bytea, PostgresType.uuid, PostgresType.timestamp,
+        PostgresType.timestamptz, PostgresType.date, PostgresType.numeric,
+    ]
+
     /// `column` names the column in an error only: its name is worked out only when the value is refused.
     /// Inlined into ``PostgresResult/value(row:column:)``, its one caller on the hot path: one call less per value read.
     @inline(__always)

@@ -47,7 +47,7 @@ struct SQLiteBatchWriter {
     }
 
     /// The refusal a trigger raised, if the error is one.
-    private static func refusal(in error: SQLiteError, _ triggers: DeleteRuleTriggers) -> DeleteRuleTriggers.Refusal? {
+    private static func refusal(in error: SQLiteError, _ triggers: DeleteRuleTriggers) -> DeleteRulePlan.Refusal? {
         guard let range = error.message.range(of: DeleteRuleTriggers.refusalPrefix),
             let index = Int(error.message[range.upperBound...].prefix { $0.isNumber }),
             triggers.refusals.indices.contains(index)

@@ -4,7 +4,9 @@ import PostgresInventoryBench
 // bin/bench-postgres: W1, W2, W3, W4 and W7 against a PostgreSQL server, through libpq, postgres-nio,
 // our driver (CDQIPostgres's PostgresConnection) and Fluent's models; one summary line per workload with
 // each over the floor (the faster of libpq and postgres-nio).
-//   cdqi-bench-postgres [--quick] [--only W2,W4] [--rounds N] [--callgrind]
+//   cdqi-bench-postgres [--quick] [--only W2,W4] [--contenders ours,libpq] [--rounds N] [--callgrind]
+// --contenders: run only these (ours, libpq, postgres-nio, cdqi driver, Fluent): a full-size run under
+// callgrind without Fluent's billions of instructions.
 // --callgrind: under `valgrind --tool=callgrind --instr-atstart=no`, count the timed runs' instructions
 // only, one profile per run (bin/bench-postgres --callgrind runs valgrind and sums them up).
 // The server is CDQI_POSTGRES_URL's (bin/bench-postgres starts one with bin/postgres-cluster).
@@ -27,6 +29,9 @@ if let index = arguments.firstIndex(of: "--rounds") {
 let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < arguments.count ? Set(arguments[index + 1].split(separator: ",").map { String($0) }) : nil
 }
+let contenders: Set<String>? = arguments.firstIndex(of: "--contenders").flatMap { index in
+    index + 1 < arguments.count ? Set(arguments[index + 1].split(separator: ",").map { String($0) }) : nil
+}
 let callgrind = arguments.contains("--callgrind")
 if callgrind && !PostgresWorkloadRunner.isOnValgrind {
     emit("cdqi-bench-postgres: --callgrind needs valgrind --tool=callgrind --instr-atstart=no (see bin/bench-postgres)", to: .standardError)
@@ -43,7 +48,7 @@ func loadAverage() -> String {
 }
 
 /// The whole run; returns the exit status.
-func runBenchmarks(url: String, sizes: BenchmarkSizes, only: Set<String>?, callgrind: Bool) async -> Int32 {
+func runBenchmarks(url: String, sizes: BenchmarkSizes, only: Set<String>?, contenders: Set<String>?, callgrind: Bool) async -> Int32 {
     var failed = false
     do {
         emit(
@@ -53,7 +58,8 @@ func runBenchmarks(url: String, sizes: BenchmarkSizes, only: Set<String>?, callg
         let implementations = try await suite.implementations()
         do {
             let runner = PostgresWorkloadRunner(rounds: sizes.rounds, callgrind: callgrind)
-            for workload in suite.workloads(implementations) where only?.contains(workload.id) ?? true {
+            let running = implementations.filter { contenders?.contains($0.kind.rawValue) ?? true }
+            for workload in suite.workloads(running) where only?.contains(workload.id) ?? true {
                 emit(try await runner.run(workload).summaryLine)
             }
         } catch {
@@ -84,9 +90,9 @@ final class ExitStatus: @unchecked Sendable {
 // an async main, whose main thread libdispatch turns into its signal thread.
 let status = ExitStatus()
 let finished = DispatchSemaphore(value: 0)
-let (runSizes, runOnly) = (sizes, only)
+let (runSizes, runOnly, runContenders) = (sizes, only, contenders)
 Task.detached {
-    status.value = await runBenchmarks(url: url, sizes: runSizes, only: runOnly, callgrind: callgrind)
+    status.value = await runBenchmarks(url: url, sizes: runSizes, only: runOnly, contenders: runContenders, callgrind: callgrind)
     finished.signal()
 }
 finished.wait()
