@@ -1,5 +1,5 @@
-import CDQIPredicate
 import CDQIObjects
+import CDQIPredicate
 
 /// A batch delete whose delete rules touch other rows, run on PostgreSQL set by set rather than by
 /// triggers: PostgreSQL has no temporary triggers, and creating triggers on the store's tables would

@@ -1,6 +1,6 @@
 import CDQIModel
-import CDQIPredicate
 import CDQIObjects
+import CDQIPredicate
 import Foundation
 
 /// The store reads its rows in place, cell by cell (``CellRow``): the types its layout writes
