@@ -126,7 +126,7 @@ private final class PlainStore: PersistentStore, @unchecked Sendable {
     func readRow(of layout: EntityLayout, key: Int64) throws -> StoredRow? { try base.readRow(of: layout, key: key) }
     func write<T>(_ body: (any SaveTransaction) throws -> T) throws -> T { try base.write(body) }
 
-    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?) throws -> BatchWriter.Written {
+    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: BatchDeleteRules?) throws -> BatchWriter.Written {
         try base.runBatch(statement, request: request, deleteRules: deleteRules)
     }
 }

@@ -13,7 +13,7 @@ import CDQIModel
 /// destinations, refuse the delete. Join-table rows of a deleted row are removed whatever the rule (No
 /// Action included), and so are the rows of inverse-less to-many relationships pointing at it.
 ///
-/// The SQLite store runs the plan as temporary triggers (``DeleteRuleTriggers``); the PostgreSQL store
+/// The SQLite store runs the plan as temporary triggers (`DeleteRuleTriggers` in `CDQISQLite`); the PostgreSQL store
 /// runs it set by set over the rows it deletes. Steps name only tables and columns of the layout.
 package struct DeleteRulePlan {
     /// One step of a deleted row (`OLD`: the row deleted, `key` a foreign-key column of it, `inverseKey`

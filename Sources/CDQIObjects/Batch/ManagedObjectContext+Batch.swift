@@ -42,9 +42,9 @@ extension ManagedObjectContext {
         } catch {
             throw .predicate(error)
         }
-        let triggers = try DeleteRuleTriggers(
+        let rules = try BatchDeleteRules(
             model: coordinator.model, schema: coordinator.layout.schema, rootTable: table, notesRows: needsRows)
-        let written = try runBatch(statement, request: fetch, deleteRules: triggers)
+        let written = try runBatch(statement, request: fetch, deleteRules: rules)
         return finishBatch(written, resultType: request.resultType, matchedAreDeleted: true)
     }
 
@@ -79,7 +79,7 @@ extension ManagedObjectContext {
 
     /// Runs a batch in one write transaction on the coordinator's store, with its errors typed.
     private func runBatch(
-        _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
+        _ statement: SQLFragment, request: FetchRequest?, deleteRules: BatchDeleteRules?
     ) throws(BatchError) -> BatchWriter.Written {
         do {
             return try coordinator.store.runBatch(statement, request: request, deleteRules: deleteRules)

@@ -60,7 +60,7 @@ package protocol PersistentStore: AnyObject, Sendable {
     /// Runs a batch statement (built by `BatchStatementBuilder` in the store's dialect) in one write
     /// transaction, a delete with its delete rules applied (`deleteRules`), and returns the rows it wrote.
     /// A store that cannot apply some delete rule in SQL throws ``BatchError/unsupported(_:)`` and writes nothing.
-    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?) throws -> BatchWriter.Written
+    func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: BatchDeleteRules?) throws -> BatchWriter.Written
 }
 
 /// A whole-row read by keys: the SQL text in a store's dialect (parameters are the keys, in order),

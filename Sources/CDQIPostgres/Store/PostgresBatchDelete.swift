@@ -29,7 +29,7 @@ struct PostgresBatchDelete {
 
     private static let deleted = "pg_temp.cdqi_batch_deleted"
 
-    init(rules: DeleteRuleTriggers) {
+    init(rules: BatchDeleteRules) {
         plan = rules.plan
         notesRows = rules.notesRows
         var positions: [String: Int] = [:]

@@ -285,7 +285,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
 extension PostgresStore {
     package func runBatch(
-        _ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?
+        _ statement: SQLFragment, request: FetchRequest?, deleteRules: BatchDeleteRules?
     ) throws -> BatchWriter.Written {
         if let deleteRules, !deleteRules.isEmpty, let request {
             return try runBatchDelete(request, rules: deleteRules)
@@ -308,7 +308,7 @@ extension PostgresStore {
     /// A batch delete whose delete rules touch other rows (``PostgresBatchDelete``), in one transaction,
     /// run again when it meets a deadlock or a serialization failure (another process deleting or
     /// changing the same rows).
-    private func runBatchDelete(_ request: FetchRequest, rules: DeleteRuleTriggers) throws -> BatchWriter.Written {
+    private func runBatchDelete(_ request: FetchRequest, rules: BatchDeleteRules) throws -> BatchWriter.Written {
         let builder = BatchStatementBuilder(model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .postgres)
         let condition = try builder.selection(request).condition
         let parameters = condition.bindings.map { $0.resolve(constants: [], request: request) }

@@ -168,12 +168,12 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
         }
     }
 
-    package func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: DeleteRuleTriggers?) throws -> BatchWriter.Written {
+    package func runBatch(_ statement: SQLFragment, request: FetchRequest?, deleteRules: BatchDeleteRules?) throws -> BatchWriter.Written {
         try withWriter { store in
             try store.connection.writeTransaction {
                 let writer = SQLiteBatchWriter(connection: store.connection)
                 guard let deleteRules, let request else { return try writer.update(statement) }
-                return try writer.delete(statement, request: request, triggers: deleteRules)
+                return try writer.delete(statement, request: request, triggers: DeleteRuleTriggers(deleteRules))
             }
         }
     }

@@ -1,4 +1,5 @@
 import CDQIModel
+import CDQIObjects
 
 /// The temporary `AFTER DELETE` triggers that apply delete rules during a batch delete on SQLite, built
 /// the way Core Data builds its `ZQ_<TABLE>_TRIGGER`s (`../shared/reference/coredata-changes.md` §3.2)
@@ -19,21 +20,20 @@ package struct DeleteRuleTriggers {
     package static let updatedTable = "temp.cdqi_batch_updated"
 
     /// What the delete rules do, whatever the engine (the PostgreSQL store runs it without triggers).
-    package let plan: DeleteRulePlan
+    let plan: DeleteRulePlan
     /// Whether rows deleted by cascades and changed by nullifies are noted (for merging into contexts).
-    package let notesRows: Bool
+    let notesRows: Bool
     /// `(name, CREATE TEMP TRIGGER …)` per table, in the order the tables were reached.
-    package private(set) var triggers: [(name: String, sql: String)] = []
+    private(set) var triggers: [(name: String, sql: String)] = []
     /// Whether no delete rule touches other rows (the delete can run alone).
-    package var isEmpty: Bool { plan.isEmpty }
-    package var refusals: [DeleteRulePlan.Refusal] { plan.refusals }
+    var refusals: [DeleteRulePlan.Refusal] { plan.refusals }
 
-    /// Plans the triggers for a batch delete of rows of `rootTable`; none when no relationship of the
-    /// table's entities needs one. Without `notesRows` the rows cascades and nullifies write are not noted
-    /// (no context needs them).
-    init(model: ManagedObjectModel, schema: StoreSchema, rootTable: String, notesRows: Bool = true) throws(BatchError) {
-        plan = try DeleteRulePlan(model: model, schema: schema, rootTable: rootTable)
-        self.notesRows = notesRows
+    /// The triggers of a batch delete's rules; none when no relationship of the deleted table's entities
+    /// needs one. Without `rules.notesRows` the rows cascades and nullifies write are not noted (no
+    /// context needs them).
+    init(_ rules: BatchDeleteRules) {
+        plan = rules.plan
+        notesRows = rules.notesRows
         guard !plan.isEmpty else { return }
         for table in plan.tables {
             // Rows a cascade deletes are noted; the rows the statement itself deletes are returned by it
