@@ -83,15 +83,15 @@ public final class SQLiteStatement {
     }
 
     /// Whether the statement has stepped to a row and not been reset or run to its end.
-    package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+    @inlinable package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 
     /// Resets the statement to run again, keeping its bindings.
-    package func rewind() {
+    @inlinable package func rewind() {
         sqlite3_reset(handle)
     }
 
     /// Clears every binding (to NULL) and resets the statement to run again.
-    public func reset() {
+    @inlinable public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }

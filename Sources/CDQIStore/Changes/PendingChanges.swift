@@ -67,6 +67,9 @@ extension ManagedObjectContext {
     /// count, at the start of ``save()``, at the end of ``perform(_:)`` and ``performAndWait(_:)``, and
     /// when called.
     public func processPendingChanges() {
+        // Nothing touched, processed or stale (every fetch and count of a context without changes asks):
+        // nothing to work out, without the call.
+        guard !(touched.values.isEmpty && processedStates.isEmpty && staleUnderChanges.isEmpty) else { return }
         processPendingChanges(recording: true)
     }
 

@@ -52,7 +52,8 @@ public final class ManagedObjectContext {
     /// Loaded objects with unsaved changes whose rows a merge found updated (and left as they were, for
     /// the merge policy): once their changes are undone, the next processing of pending changes turns
     /// them into faults, so they read the new row (see ``refreshStaleObjectsWithoutChanges()``).
-    var staleUnderChanges: [ManagedObject] = []
+    /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
+    @exclusivity(unchecked) var staleUnderChanges: [ManagedObject] = []
     /// What the last ``processPendingChanges()`` reported for each object it saw, by object identity.
     /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
     @exclusivity(unchecked) var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
