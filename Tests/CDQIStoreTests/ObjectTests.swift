@@ -29,6 +29,24 @@ final class HookedDepartment: ManagedObject {
 /// many-to-many relationships.
 @Suite("Managed objects")
 struct ObjectTests {
+    @Test("objects hash by identity: as their ObjectIdentifier does, and a set holds each object once")
+    func identityHashing() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let objects = try (0..<100).map { _ in try context.insertNewObject(forEntityName: "Department") }
+        for object in objects.prefix(3) {
+            #expect(object.hashValue == ObjectIdentifier(object).hashValue)
+            var viaObject = Hasher(), viaIdentifier = Hasher()
+            viaObject.combine(object)
+            viaIdentifier.combine(ObjectIdentifier(object))
+            #expect(viaObject.finalize() == viaIdentifier.finalize())
+        }
+        let set = Set(objects + objects.prefix(10))
+        #expect(set.count == 100)
+        #expect(objects.allSatisfy { set.contains($0) })
+        let other = try context.insertNewObject(forEntityName: "Department")
+        #expect(!set.contains(other))
+    }
+
     @Test("a registered subclass is instantiated for inserts and for faults")
     func subclasses() throws {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

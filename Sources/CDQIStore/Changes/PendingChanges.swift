@@ -91,6 +91,11 @@ extension ManagedObjectContext {
         // A save's inserted and updated objects, gathered first so that each set is built at its size
         // (no growing and rehashing as it fills).
         var newlyInserted: [ManagedObject] = [], snapshotUpdated: [ManagedObject] = []
+        if !recording {
+            // Room for every touched object in either list: no growing and copying as they fill.
+            newlyInserted.reserveCapacity(touched.values.count)
+            snapshotUpdated.reserveCapacity(touched.values.count)
+        }
         for object in touched.values {
             let key = ObjectIdentifier(object)
             let processed = hasProcessedStates && processedStates[key] != nil
@@ -249,12 +254,32 @@ extension ManagedObject {
     private func walkChangesSinceSnapshot(_ visit: (String) -> Bool) -> Bool {
         guard snapshotVersion != nil else { return false }
         let layout = entity
-        for position in 0..<originalAttributes.count {
-            let original = originalAttributes[position]
-            guard attributeValues.indices.contains(original.slot), attributeValues[original.slot] != original.value else { continue }
-            guard let attribute = layout.attributes.first(where: { $0.index == original.slot }) else { return false }
-            guard visit(attribute.name) else { return true }
+        // An attribute's slot is its index in the layout's list. Values are compared in place (copying
+        // each out of its array cost more than comparing it), and a save asks this of every object.
+        let attributes = layout.attributes
+        var named = true
+        var stopped = false
+        attributeValues.withUnsafeBufferPointer { current in
+            guard let base = current.baseAddress else { return }
+            var position = 0
+            while position < originalAttributes.count {
+                let original = originalAttributes[position]
+                position += 1
+                let slot = original.slot
+                guard slot >= 0, slot < current.count, !withUnsafePointer(to: original.value, { StoredValue.same(base + slot, $0) })
+                else { continue }
+                guard slot < attributes.count, attributes[slot].index == slot else {
+                    named = false
+                    return
+                }
+                guard visit(attributes[slot].name) else {
+                    stopped = true
+                    return
+                }
+            }
         }
+        guard named else { return false }
+        if stopped { return true }
         for position in 0..<originalToOnes.count {
             let original = originalToOnes[position]
             guard toOneValues.indices.contains(original.slot), toOneValues[original.slot] !== original.value else { continue }

@@ -142,10 +142,13 @@ extension ManagedObjectContext {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
                 object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
+                // Looked up and registered by root and key, as fetched rows are: the new ID is one of
+                // this store's, and reading it back out of the object copied it for every lookup.
+                let root = object.entity.rootNumber
                 // A fault made earlier for this key (from a URI naming a row that did not exist yet)
                 // leaves the context: the new object is the key's object now.
-                if let stale = registered[object.objectID], stale !== object { stale.detachFromContext() }
-                registered[object.objectID] = object
+                if let stale = registered.object(root: root, key: key), stale !== object { stale.detachFromContext() }
+                registered.insert(object, root: root, key: key)
                 object.insertedFlag = false
                 object.takeSnapshot(version: 1)
             }
