@@ -88,12 +88,21 @@ extension ManagedObjectContext {
             storage.committed = nil
             return storage
         }
-        guard relationship.isStored,
-            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
-            let query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
-        else {
-            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+        let query: KeyedRowQuery?
+        if let made = toManyQueries[ObjectIdentifier(relationship)] {
+            query = made.query
+        } else {
+            // Writing the SQL cost more than running it; each relationship's is written once.
+            if relationship.isStored,
+                let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName)
+            {
+                query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
+            } else {
+                query = nil
+            }
+            toManyQueries[ObjectIdentifier(relationship)] = (relationship, query)
         }
+        guard let query else { return ToManyStorage(objects: [], isOrdered: relationship.isOrdered) }
         return ToManyStorage(objects: try objects(ofRows: query, keys: [key]), isOrdered: relationship.isOrdered)
     }
 

@@ -59,6 +59,10 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
     /// The fetched-results controllers watching this context.
     var changeObservers: [WeakChangeObserver] = []
+    /// For each stored to-many relationship whose members were loaded, the statement reading one
+    /// owner's members (`nil`: nothing to read them through), made once rather than for every owner (see
+    /// ``loadToMany(of:_:)``). The relationship is kept with it, so that its identifier is not reused.
+    var toManyQueries: [ObjectIdentifier: (relationship: RelationshipSlot, query: KeyedRowQuery?)] = [:]
     /// The subscribers of ``changes``.
     let changeStreams = ChangeStreams<ContextChange>()
     /// The coordinator's external-write generation this context has merged up to (see
