@@ -48,13 +48,17 @@ public final class SQLiteStatement {
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
-        try check(sqlite3_bind_int64(handle, Int32(index), value))
+    // Inlined across modules, as binding a double: a save binds a row's version and key this way for
+    // every row it updates, and the call cost more than the binding.
+    @inlinable public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
+        let code = sqlite3_bind_int64(handle, Int32(index), value)
+        if code != SQLITE_OK { throw failure(code) }
     }
 
     /// Binds a floating-point number.
-    public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
-        try check(sqlite3_bind_double(handle, Int32(index), value))
+    @inlinable public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
+        let code = sqlite3_bind_double(handle, Int32(index), value)
+        if code != SQLITE_OK { throw failure(code) }
     }
 
     /// Binds text (copied; embedded NUL characters are kept).
@@ -169,6 +173,11 @@ public final class SQLiteStatement {
     }
 
     private func check(_ code: Int32) throws(SQLiteError) {
-        if code != SQLITE_OK { throw SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql) }
+        if code != SQLITE_OK { throw failure(code) }
+    }
+
+    /// The error for a failed call's result code `code`, with the connection's message.
+    @usableFromInline func failure(_ code: Int32) -> SQLiteError {
+        SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql)
     }
 }

@@ -96,13 +96,16 @@ extension ManagedObjectContext {
             newlyInserted.reserveCapacity(touched.values.count)
             snapshotUpdated.reserveCapacity(touched.values.count)
         }
-        for object in touched.values {
+        // Unretained: the list (a copy: nothing here changes the context's) holds each object for the
+        // call (a retain and release per object cost a tenth of the loop).
+        let objects = touched.values
+        objects.forEachUnretained { _, object in
             let key = ObjectIdentifier(object)
             let processed = hasProcessedStates && processedStates[key] != nil
             if !recording, object.insertedFlag, !processed {
                 // New since the last processing: inserted unless deleted again.
                 if object.managedObjectContext === self && !object.deletedFlag { newlyInserted.append(object) }
-                continue
+                return
             }
             if !recording, !processed, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
                 object.managedObjectContext === self
@@ -114,11 +117,20 @@ extension ManagedObjectContext {
                         snapshotUpdated.append(object)
                         change.changedKeys[key] = keys
                     }
-                    continue
+                    return
                 }
-                if !namesKeys, let changed = object.changedSinceSnapshot() {
-                    if changed { snapshotUpdated.append(object) }
-                    continue
+                if !namesKeys {
+                    // A change to a stored property is a change: the answer the save asks again before
+                    // and after `willSave()` (kept by the object until it is written), so that a save
+                    // compares each object once. Only an object without one compares the rest.
+                    if object.snapshotVersion != nil && object.hasPersistentChanges {
+                        snapshotUpdated.append(object)
+                        return
+                    }
+                    if let changed = object.changedSinceSnapshot() {
+                        if changed { snapshotUpdated.append(object) }
+                        return
+                    }
                 }
             }
             seen.insert(key)
