@@ -73,7 +73,7 @@ extension ManagedObjectContext {
 
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
-    private func finishLoading(_ object: ManagedObject, version: Int64) {
+    @inline(__always) private func finishLoading(_ object: ManagedObject, version: Int64) {
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true

@@ -29,12 +29,16 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // The flags skip the run-time exclusivity check too: every row a fetch reads writes `isLoaded` and
     // every release of a cursor's batch reads the other two, and the check cost more than the access.
     /// Whether the slots hold the object's values (it is not a fault).
-    @exclusivity(unchecked) var isLoaded: Bool { didSet { knownPersistentChanges = nil } }
+    @exclusivity(unchecked) var isLoaded: Bool
     @exclusivity(unchecked) var insertedFlag = false
     @exclusivity(unchecked) var deletedFlag = false
-    /// What ``hasPersistentChanges`` last found, `nil` once a slot, original or flag it reads is written
-    /// since (each of those properties clears it): a save asks it of every object before and after
-    /// `willSave()`, and most objects' `willSave()` changes nothing.
+    /// What ``hasPersistentChanges`` last found, `nil` once an attribute or to-many slot or the
+    /// snapshot's version is written since (each of those properties clears it), or a to-one slot
+    /// through ``writeToOne(_:at:)``: a save asks it of every object before and after `willSave()`, and
+    /// most objects' `willSave()` changes nothing. `isLoaded`, the originals and the to-one slots are
+    /// otherwise only ever written together with one of those (loading, faulting, merging, keeping an
+    /// original before a write, taking a snapshot), so they do not clear it themselves: a fetch writes
+    /// them for every row.
     @exclusivity(unchecked) var knownPersistentChanges: Bool?
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
@@ -47,20 +51,16 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // exclusivity check, which cost more than the write (objects are confined to their context's
     // thread, and no access to a slot here overlaps another to the same slot).
     @exclusivity(unchecked) var attributeValues: [StoredValue] { didSet { knownPersistentChanges = nil } }
-    @exclusivity(unchecked) var toOneValues: ToOneSlots { didSet { knownPersistentChanges = nil } }
+    @exclusivity(unchecked) var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
     @exclusivity(unchecked) var toManyValues: [ToManyStorage?] { didSet { knownPersistentChanges = nil } }
     // The snapshot: the values as the store last held them, kept as the originals of the slots written
     // since (the other slots hold their snapshot values) and the row version, in slots of their own
     // rather than one optional struct (reading a struct out of an optional retained every reference in it).
     /// The snapshot's attribute values for the slots written since it was taken.
-    @exclusivity(unchecked) var originalAttributes = SnapshotOriginals<StoredValue>() {
-        didSet { knownPersistentChanges = nil }
-    }
+    @exclusivity(unchecked) var originalAttributes = SnapshotOriginals<StoredValue>()
     /// The snapshot's to-one destinations for the slots written since it was taken.
-    @exclusivity(unchecked) var originalToOnes = SnapshotOriginals<ManagedObject?>() {
-        didSet { knownPersistentChanges = nil }
-    }
+    @exclusivity(unchecked) var originalToOnes = SnapshotOriginals<ManagedObject?>()
     /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
     @exclusivity(unchecked) var snapshotVersion: Int64? { didSet { knownPersistentChanges = nil } }
     /// The order objects were inserted in (saves allocate primary keys in this order).
@@ -208,6 +208,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     func writeToOne(_ target: ManagedObject?, at slot: Int) {
         if snapshotVersion != nil { originalToOnes.keep(slot) { toOneValues[slot] } }
         toOneValues[slot] = target
+        knownPersistentChanges = nil
     }
 
     /// The value the snapshot holds for attribute slot `index`.
