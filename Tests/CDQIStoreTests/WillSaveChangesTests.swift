@@ -13,19 +13,23 @@ final class WillSaveDepartment: ManagedObject {
 /// objects whose changes the save had already looked at.
 @Suite("Changes made in willSave")
 struct WillSaveChangesTests {
-    /// A store with departments "A" and "B" (primary keys 1 and 2, row version 1), and a context that
-    /// has fetched both.
-    private func fetchedPair() throws -> (
+    /// A store with departments "A" and "B" (primary keys 1 and 2, row version 1) and whatever
+    /// `prepare` adds (given the writing context and A), and a context that has fetched both.
+    private func fetchedPair(
+        prepare: (ManagedObjectContext, ManagedObject) throws -> Void = { _, _ in }
+    ) throws -> (
         context: ManagedObjectContext, a: WillSaveDepartment, b: WillSaveDepartment, url: URL, cleanUp: () -> Void
     ) {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
         coordinator.register(WillSaveDepartment.self, forEntityName: "Department")
         let writer = ManagedObjectContext(coordinator: coordinator)
-        for name in ["A", "B"] {
+        let departments = try ["A", "B"].map { name in
             let department = try writer.insertNewObject(forEntityName: "Department")
             try department.setValue(name, forKey: "name")
             try department.setValue(Decimal(1), forKey: "budget")
+            return department
         }
+        try prepare(writer, departments[0])
         try writer.save()
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "Department", sortDescriptors: [FetchSortDescriptor(keyPath: "name")])
@@ -67,5 +71,27 @@ struct WillSaveChangesTests {
         #expect(calls == ["A"])
         #expect(changes.updated == [a.objectID, b.objectID])
         #expect(try ContextTestSupport.rows(file: url, "SELECT ZNAME, Z_OPT FROM ZDEPARTMENT ORDER BY Z_PK") == [["A2", "2"], ["B2", "2"]])
+    }
+
+    @Test("an object whose to-one change cancelled out is written when another's willSave() sets it again")
+    func toOneChangedByAnother() throws {
+        let (context, a, b, url, cleanUp) = try fetchedPair { writer, a in
+            let hired = try writer.insertNewObject(forEntityName: "Employee")
+            try hired.setValue("Ada", forKey: "firstName")
+            try hired.setValue("Lovelace", forKey: "lastName")
+            try hired.setValue(a, forKey: "department")
+        }
+        defer { cleanUp() }
+        let employee = try #require(try context.fetch(FetchRequest(entityName: "Employee")).first)
+        // Moved to B and back to A: touched, with nothing to write.
+        try employee.setValue(b, forKey: "department")
+        try employee.setValue(a, forKey: "department")
+        #expect(!employee.hasChanges)
+        a.onWillSave = { _ in try? employee.setValue(b, forKey: "department") }
+        try a.setValue("A2", forKey: "name")
+        let changes = try context.save()
+        #expect(changes.updated.contains(employee.objectID) && changes.updated.contains(a.objectID))
+        // B's primary key is 2; the employee's row was at version 1.
+        #expect(try ContextTestSupport.rows(file: url, "SELECT ZDEPARTMENT, Z_OPT FROM ZEMPLOYEE") == [["2", "2"]])
     }
 }
