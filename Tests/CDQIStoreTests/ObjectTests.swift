@@ -31,6 +31,35 @@ final class HookedDepartment: ManagedObject {
 /// many-to-many relationships.
 @Suite("Managed objects")
 struct ObjectTests {
+    @Test("objects hash by identity: a hasher is fed their ObjectIdentifier, and a set holds each object once")
+    func identityHashing() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let objects = try (0..<100).map { _ in try context.insertNewObject(forEntityName: "Department") }
+        for object in objects.prefix(3) {
+            #expect(object.hashValue == object.hashValue)
+            var viaObject = Hasher(), viaIdentifier = Hasher()
+            viaObject.combine(object)
+            viaIdentifier.combine(ObjectIdentifier(object))
+            #expect(viaObject.finalize() == viaIdentifier.finalize())
+        }
+        let set = Set(objects + objects.prefix(10))
+        #expect(set.count == 100)
+        #expect(objects.allSatisfy { set.contains($0) })
+        let other = try context.insertNewObject(forEntityName: "Department")
+        #expect(!set.contains(other))
+    }
+
+    @Test("objects' hashes spread over a table's buckets although their addresses are aligned")
+    func hashesSpread() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let objects = try (0..<1024).map { _ in try context.insertNewObject(forEntityName: "Department") }
+        // Addresses are multiples of 16: low bits taken from them unmixed would fill at most 64 of 1024
+        // buckets. Hashes that look random fill about 1024 × (1 − 1/e) ≈ 647 of them.
+        let buckets = Set(objects.map { $0.hashValue & 1023 })
+        #expect(buckets.count > 500)
+        #expect(Set(objects.map(\.hashValue)).count == 1024)
+    }
+
     @Test("a registered subclass is instantiated for inserts and for faults")
     func subclasses() throws {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

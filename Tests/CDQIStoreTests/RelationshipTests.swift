@@ -294,6 +294,33 @@ struct RelationshipTests {
         #expect(changedBook.isUpdated)
     }
 
+    @Test("each owner's members are read with the relationship's one statement: two departments, their own employees")
+    func membersOfSeveralOwners() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let research = try ContextTestSupport.insert(context, "Department", ["name": "Research"])
+        let sales = try ContextTestSupport.insert(context, "Department", ["name": "Sales"])
+        let empty = try ContextTestSupport.insert(context, "Department", ["name": "Empty"])
+        for (first, department) in [("Ada", research), ("Bob", sales), ("Cy", research)] {
+            try ContextTestSupport.insert(context, "Employee", ["firstName": first, "lastName": "L", "department": department])
+        }
+        try context.save()
+
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        func firstNames(_ department: ManagedObject) throws -> Set<String> {
+            Set(
+                try fresh.existingObject(with: department.objectID).objects(forKey: "employees").map {
+                    try $0.value(forKey: "firstName") as? String ?? "?"
+                })
+        }
+        #expect(try firstNames(research) == ["Ada", "Cy"])
+        #expect(try firstNames(sales) == ["Bob"])
+        #expect(try firstNames(empty) == [])
+        // Three owners of one relationship: one statement written.
+        #expect(fresh.toManyQueries.count == 1)
+    }
+
     @Test("a saved object moved to an object inserted in the same save stores the new key")
     func updatePointsAtNewObject() throws {
         let (coordinator, url, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

@@ -67,6 +67,9 @@ extension ManagedObjectContext {
     /// count, at the start of ``save()``, at the end of ``perform(_:)`` and ``performAndWait(_:)``, and
     /// when called.
     public func processPendingChanges() {
+        // Nothing touched, processed or stale (every fetch and count of a context without changes asks):
+        // nothing to work out, without the call.
+        guard !(touched.values.isEmpty && processedStates.isEmpty && staleUnderChanges.isEmpty) else { return }
         processPendingChanges(recording: true)
     }
 
@@ -88,13 +91,21 @@ extension ManagedObjectContext {
         // A save's inserted and updated objects, gathered first so that each set is built at its size
         // (no growing and rehashing as it fills).
         var newlyInserted: [ManagedObject] = [], snapshotUpdated: [ManagedObject] = []
-        for object in touched.values {
+        if !recording {
+            // Room for every touched object in either list: no growing and copying as they fill.
+            newlyInserted.reserveCapacity(touched.values.count)
+            snapshotUpdated.reserveCapacity(touched.values.count)
+        }
+        // Unretained: the list (a copy: nothing here changes the context's) holds each object for the
+        // call (a retain and release per object cost a tenth of the loop).
+        let objects = touched.values
+        objects.forEachUnretained { _, object in
             let key = ObjectIdentifier(object)
             let processed = hasProcessedStates && processedStates[key] != nil
             if !recording, object.insertedFlag, !processed {
                 // New since the last processing: inserted unless deleted again.
                 if object.managedObjectContext === self && !object.deletedFlag { newlyInserted.append(object) }
-                continue
+                return
             }
             if !recording, !processed, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
                 object.managedObjectContext === self
@@ -106,11 +117,20 @@ extension ManagedObjectContext {
                         snapshotUpdated.append(object)
                         change.changedKeys[key] = keys
                     }
-                    continue
+                    return
                 }
-                if !namesKeys, let changed = object.changedSinceSnapshot() {
-                    if changed { snapshotUpdated.append(object) }
-                    continue
+                if !namesKeys {
+                    // A change to a stored property is a change: the answer the save asks again before
+                    // and after `willSave()` (kept by the object until it is written), so that a save
+                    // compares each object once. Only an object without one compares the rest.
+                    if object.snapshotVersion != nil && object.hasPersistentChanges {
+                        snapshotUpdated.append(object)
+                        return
+                    }
+                    if let changed = object.changedSinceSnapshot() {
+                        if changed { snapshotUpdated.append(object) }
+                        return
+                    }
                 }
             }
             seen.insert(key)
@@ -246,12 +266,32 @@ extension ManagedObject {
     private func walkChangesSinceSnapshot(_ visit: (String) -> Bool) -> Bool {
         guard snapshotVersion != nil else { return false }
         let layout = entity
-        for position in 0..<originalAttributes.count {
-            let original = originalAttributes[position]
-            guard attributeValues.indices.contains(original.slot), attributeValues[original.slot] != original.value else { continue }
-            guard let attribute = layout.attributes.first(where: { $0.index == original.slot }) else { return false }
-            guard visit(attribute.name) else { return true }
+        // An attribute's slot is its index in the layout's list. Values are compared in place (copying
+        // each out of its array cost more than comparing it), and a save asks this of every object.
+        let attributes = layout.attributes
+        var named = true
+        var stopped = false
+        attributeValues.withUnsafeBufferPointer { current in
+            guard let base = current.baseAddress else { return }
+            var position = 0
+            while position < originalAttributes.count {
+                let original = originalAttributes[position]
+                position += 1
+                let slot = original.slot
+                guard slot >= 0, slot < current.count, !withUnsafePointer(to: original.value, { StoredValue.same(base + slot, $0) })
+                else { continue }
+                guard slot < attributes.count, attributes[slot].index == slot else {
+                    named = false
+                    return
+                }
+                guard visit(attributes[slot].name) else {
+                    stopped = true
+                    return
+                }
+            }
         }
+        guard named else { return false }
+        if stopped { return true }
         for position in 0..<originalToOnes.count {
             let original = originalToOnes[position]
             guard toOneValues.indices.contains(original.slot), toOneValues[original.slot] !== original.value else { continue }

@@ -67,7 +67,7 @@ extension ManagedObjectContext {
 
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
-    @usableFromInline func finishLoading(_ object: ManagedObject, version: Int64) {
+    @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
         if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true
@@ -82,12 +82,21 @@ extension ManagedObjectContext {
             storage.committed = nil
             return storage
         }
-        guard relationship.isStored,
-            let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName),
-            let query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
-        else {
-            return ToManyStorage(objects: [], isOrdered: relationship.isOrdered)
+        let query: KeyedRowQuery?
+        if let made = toManyQueries[ObjectIdentifier(relationship)] {
+            query = made.query
+        } else {
+            // Writing the SQL cost more than running it; each relationship's is written once.
+            if relationship.isStored,
+                let destination = coordinator.layout.entity(named: relationship.description.destinationEntityName)
+            {
+                query = ToManyQuery.make(relationship, destination: destination, ownerCount: 1, dialect: coordinator.store.dialect)
+            } else {
+                query = nil
+            }
+            toManyQueries[ObjectIdentifier(relationship)] = (relationship, query)
         }
+        guard let query else { return ToManyStorage(objects: [], isOrdered: relationship.isOrdered) }
         return ToManyStorage(objects: try objects(ofRows: query, keys: [key]), isOrdered: relationship.isOrdered)
     }
 

@@ -86,7 +86,8 @@ extension ManagedObjectContext {
 
     /// This context's objects with unsaved changes that belong to the fetched entity.
     func pendingObjects(for request: FetchRequest) -> [ManagedObject] {
-        touched.values.filter { object in
+        guard !touched.values.isEmpty else { return [] }
+        return touched.values.filter { object in
             object.hasChanges
                 && (request.includesSubentities
                     ? object.entity.lineage.contains(request.entityName) : object.entity.name == request.entityName)

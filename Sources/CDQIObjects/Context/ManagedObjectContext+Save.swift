@@ -23,11 +23,15 @@ extension ManagedObjectContext {
         // A copy of the list: willSave may touch more objects (they are saved, not given willSave).
         touched.values.forEachUnretained { _, object in if object.hasChanges { object.willSave() } }
         var inserted: [ManagedObject] = [], deleted: [ManagedObject] = [], updated: [ManagedObject] = []
+        // Room for every touched object in the lists most saves fill: no growing and copying as they fill.
+        inserted.reserveCapacity(touched.values.count)
+        updated.reserveCapacity(touched.values.count)
         var writesRelationshipRows = false
         // Whether each list is in order already (objects are mostly touched in that order): noted while
         // each object is at hand, so that sorting does not walk them all again.
         var insertedInOrder = true, deletedInOrder = true, updatedInOrder = true
-        for object in touched.values {
+        // Unretained: the list holds each object for the call (nothing here changes it).
+        touched.values.forEachUnretained { _, object in
             switch (object.insertedFlag, object.deletedFlag) {
             case (true, false):
                 if let last = inserted.last, last.insertionOrder > object.insertionOrder { insertedInOrder = false }
@@ -36,10 +40,10 @@ extension ManagedObjectContext {
                 if let last = deleted.last, !Self.savedOrder(last, object) { deletedInOrder = false }
                 deleted.append(object)
             case (false, false):
-                guard object.hasPersistentChanges else { continue }
+                guard object.hasPersistentChanges else { return }
                 if let last = updated.last, !Self.savedOrder(last, object) { updatedInOrder = false }
                 updated.append(object)
-            case (true, true): continue
+            case (true, true): return
             }
             if object.entity.writesRelationshipRows && !object.deletedFlag { writesRelationshipRows = true }
         }
@@ -57,7 +61,7 @@ extension ManagedObjectContext {
         var constrained: [ManagedObject] = []
         do {
             for objects in [inserted, updated] {
-                for object in objects {
+                try objects.forEachUnretained { (_, object) throws(ManagedObjectError) in
                     try validation.validate(object)
                     if !object.entity.uniquenessConstraints.isEmpty { constrained.append(object) }
                 }
@@ -142,10 +146,13 @@ extension ManagedObjectContext {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
                 object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
+                // Looked up and registered by root and key, as fetched rows are: the new ID is one of
+                // this store's, and reading it back out of the object copied it for every lookup.
+                let root = object.entity.rootNumber
                 // A fault made earlier for this key (from a URI naming a row that did not exist yet)
                 // leaves the context: the new object is the key's object now.
-                if let stale = registered[object.objectID], stale !== object { stale.detachFromContext() }
-                registered[object.objectID] = object
+                if let stale = registered.object(root: root, key: key), stale !== object { stale.detachFromContext() }
+                registered.insert(object, root: root, key: key)
                 object.insertedFlag = false
                 object.takeSnapshot(version: 1)
             }

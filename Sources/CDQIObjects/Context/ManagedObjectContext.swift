@@ -52,12 +52,17 @@ public final class ManagedObjectContext {
     /// Loaded objects with unsaved changes whose rows a merge found updated (and left as they were, for
     /// the merge policy): once their changes are undone, the next processing of pending changes turns
     /// them into faults, so they read the new row (see ``refreshStaleObjectsWithoutChanges()``).
-    var staleUnderChanges: [ManagedObject] = []
+    /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
+    @exclusivity(unchecked) var staleUnderChanges: [ManagedObject] = []
     /// What the last ``processPendingChanges()`` reported for each object it saw, by object identity.
     /// Unchecked exclusivity: read before every fetch and count, and never accessed overlapping.
     @exclusivity(unchecked) var processedStates: [ObjectIdentifier: ProcessedObjectState] = [:]
     /// The fetched-results controllers watching this context.
     var changeObservers: [WeakChangeObserver] = []
+    /// For each stored to-many relationship whose members were loaded, the statement reading one
+    /// owner's members (`nil`: nothing to read them through), made once rather than for every owner (see
+    /// ``loadToMany(of:_:)``). The relationship is kept with it, so that its identifier is not reused.
+    var toManyQueries: [ObjectIdentifier: (relationship: RelationshipSlot, query: KeyedRowQuery?)] = [:]
     /// The subscribers of ``changes``.
     let changeStreams = ChangeStreams<ContextChange>()
     /// The coordinator's external-write generation this context has merged up to (see

@@ -140,6 +140,7 @@ extension ManagedObject {
     /// Changes a to-many relationship's members in place (loading them first); `change` says whether
     /// it changed anything. The storage is taken out of its slot while it changes so that its arrays are
     /// uniquely referenced and not copied.
+    @inline(__always)
     func mutateToMany(_ relationship: RelationshipSlot, _ change: (inout ToManyStorage) -> Bool) throws(ManagedObjectError) {
         try willAccess()
         let slot = relationship.slotIndex

@@ -32,6 +32,14 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     @exclusivity(unchecked) var isLoaded: Bool
     @exclusivity(unchecked) var insertedFlag = false
     @exclusivity(unchecked) var deletedFlag = false
+    /// What ``hasPersistentChanges`` last found, `nil` once an attribute or to-many slot or the
+    /// snapshot's version is written since (each of those properties clears it), or a to-one slot
+    /// through ``writeToOne(_:at:)``: a save asks it of every object before and after `willSave()`, and
+    /// most objects' `willSave()` changes nothing. `isLoaded`, the originals and the to-one slots are
+    /// otherwise only ever written together with one of those (loading, faulting, merging, keeping an
+    /// original before a write, taking a snapshot), so they do not clear it themselves: a fetch writes
+    /// them for every row.
+    @exclusivity(unchecked) var knownPersistentChanges: Bool?
     /// The context the object is registered with; `nil` once the context is reset or released, or
     /// after the object's deletion was saved.
     // Unowned rather than weak: a weak reference gave the context a side table, which made every retain
@@ -44,10 +52,10 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     // thread, and no access to a slot here overlaps another to the same slot).
     // Final and usable from inline code, so that the SQLite store's row reading and binding (generic over
     // rows and parameters, specialized there) reach them directly.
-    @exclusivity(unchecked) @usableFromInline final var attributeValues: [StoredValue]
+    @exclusivity(unchecked) @usableFromInline final var attributeValues: [StoredValue] { didSet { knownPersistentChanges = nil } }
     @exclusivity(unchecked) @usableFromInline final var toOneValues: ToOneSlots
     /// `nil` for a to-many relationship whose members are not loaded yet.
-    @exclusivity(unchecked) var toManyValues: [ToManyStorage?]
+    @exclusivity(unchecked) var toManyValues: [ToManyStorage?] { didSet { knownPersistentChanges = nil } }
     // The snapshot: the values as the store last held them, kept as the originals of the slots written
     // since (the other slots hold their snapshot values) and the row version, in slots of their own
     // rather than one optional struct (reading a struct out of an optional retained every reference in it).
@@ -56,7 +64,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// The snapshot's to-one destinations for the slots written since it was taken.
     @exclusivity(unchecked) var originalToOnes = SnapshotOriginals<ManagedObject?>()
     /// The row version (`Z_OPT`) the snapshot came from; `nil` for an object never saved (no snapshot).
-    @exclusivity(unchecked) var snapshotVersion: Int64?
+    @exclusivity(unchecked) var snapshotVersion: Int64? { didSet { knownPersistentChanges = nil } }
     /// The order objects were inserted in (saves allocate primary keys in this order).
     var insertionOrder = 0
     /// The object's position in its context's touched objects, -1 when not listed there.
@@ -127,6 +135,14 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 
     /// Whether any stored attribute, to-one or to-many relationship differs from the snapshot.
     var hasPersistentChanges: Bool {
+        if let known = knownPersistentChanges { return known }
+        let changed = findPersistentChanges()
+        knownPersistentChanges = changed
+        return changed
+    }
+
+    /// ``hasPersistentChanges`` worked out from the slots and the snapshot's originals.
+    private func findPersistentChanges() -> Bool {
         guard isLoaded else { return false }
         guard snapshotVersion != nil else { return true }
         var changed = false
@@ -194,6 +210,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     func writeToOne(_ target: ManagedObject?, at slot: Int) {
         if snapshotVersion != nil { originalToOnes.keep(slot) { toOneValues[slot] } }
         toOneValues[slot] = target
+        knownPersistentChanges = nil
     }
 
     /// The value the snapshot holds for attribute slot `index`.
@@ -335,6 +352,19 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 
     /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The hash sets and dictionaries of objects use: the object's address mixed with the collection's
+    /// seed by SplitMix64's finalizer (every bit of the address reaches every bit of the hash), in a few
+    /// instructions instead of a hasher made, fed and finished per object (a notification's sets hold
+    /// every object a save wrote, and hashing them cost as much as the rest of filling them). Equal
+    /// objects are the same object, so they hash alike.
+    public func _rawHashValue(seed: Int) -> Int {
+        // Wrapping arithmetic is the mixing itself: no value here comes from input.
+        var bits = UInt64(UInt(bitPattern: ObjectIdentifier(self))) ^ UInt64(UInt(bitPattern: seed))
+        bits = (bits ^ (bits >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        bits = (bits ^ (bits >> 27)) &* 0x94d0_49bb_1331_11eb
+        return Int(truncatingIfNeeded: bits ^ (bits >> 31))
+    }
 
     /// The entity, the URI and whether the object is a fault.
     open var description: String {

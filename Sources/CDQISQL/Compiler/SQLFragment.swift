@@ -13,7 +13,7 @@ package enum SQLBinding: Hashable {
     case limitOrNull
 
     /// The value to bind for a request with these constants.
-    package func resolve(constants: [StoredValue], request: FetchRequest) -> StoredValue {
+    @inlinable package func resolve(constants: [StoredValue], request: FetchRequest) -> StoredValue {
         switch self {
         case .value(let value):
             return value

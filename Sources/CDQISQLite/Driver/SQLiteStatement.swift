@@ -49,13 +49,17 @@ public final class SQLiteStatement {
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
-        try check(sqlite3_bind_int64(handle, Int32(index), value))
+    // Inlined across modules, as binding a double: a save binds a row's version and key this way for
+    // every row it updates, and the call cost more than the binding.
+    @inlinable public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
+        let code = sqlite3_bind_int64(handle, Int32(index), value)
+        if code != SQLITE_OK { throw failure(code) }
     }
 
     /// Binds a floating-point number.
-    public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
-        try check(sqlite3_bind_double(handle, Int32(index), value))
+    @inlinable public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
+        let code = sqlite3_bind_double(handle, Int32(index), value)
+        if code != SQLITE_OK { throw failure(code) }
     }
 
     /// Binds text (copied; embedded NUL characters are kept).
@@ -84,15 +88,15 @@ public final class SQLiteStatement {
     }
 
     /// Whether the statement has stepped to a row and not been reset or run to its end.
-    package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+    @inlinable package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 
     /// Resets the statement to run again, keeping its bindings.
-    package func rewind() {
+    @inlinable package func rewind() {
         sqlite3_reset(handle)
     }
 
     /// Clears every binding (to NULL) and resets the statement to run again.
-    public func reset() {
+    @inlinable public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -170,6 +174,11 @@ public final class SQLiteStatement {
     }
 
     private func check(_ code: Int32) throws(SQLiteError) {
-        if code != SQLITE_OK { throw SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql) }
+        if code != SQLITE_OK { throw failure(code) }
+    }
+
+    /// The error for a failed call's result code `code`, with the connection's message.
+    @usableFromInline func failure(_ code: Int32) -> SQLiteError {
+        SQLiteError(connection: sqlite3_db_handle(handle), code: code, sql: sql)
     }
 }

@@ -87,6 +87,22 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
         }
     }
 
+    /// ``withReader(_:)`` for a body that reads with one request: the request is handed to `body`
+    /// rather than captured by it (a closure capturing it copied it, retaining each of its parts, on
+    /// every count).
+    func withReader<T>(_ request: FetchRequest, _ body: (SQLiteStore, FetchRequest) throws -> T) throws -> T {
+        do {
+            guard let readers else {
+                lock.lock()
+                defer { lock.unlock() }
+                return try body(writer, request)
+            }
+            return try readers.withReader(request, body)
+        } catch let error as SQLiteError where error.isCorruption {
+            throw StoreError.damagedStore(path: location, reason: error.description)
+        }
+    }
+
     /// A read connection for one owner's sole use until the lease ends (see ``StoreReaderPool/lease()``),
     /// or `nil` for an in-memory store or a reader count of 0 (no connection may read beside the writer).
     package func leaseReader() throws(StoreError) -> StoreReaderLease? {
@@ -96,11 +112,11 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     // MARK: Reading
 
     package func fetchObjectReferences(_ request: FetchRequest) throws -> [ObjectReference] {
-        try withReader { try $0.fetchObjectReferences(request) }
+        try withReader(request) { try $0.fetchObjectReferences($1) }
     }
 
     package func count(_ request: FetchRequest) throws -> Int {
-        try withReader { try $0.count(request) }
+        try withReader(request) { try $0.count($1) }
     }
 
     package func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {

@@ -15,17 +15,20 @@ package final class StoreReaderPool: @unchecked Sendable {
     let capacity: Int
     private let writer: SQLiteStore
     private let condition = NSCondition()
+    // The state below skips the run-time exclusivity check: every access holds `condition`'s lock, so
+    // none overlaps another, and the checks cost more than the rest of taking and giving back a reader
+    // (every count, fetch and fault takes one).
     /// Guarded by `condition`: readers not in use, each with the logger setting (``logSQL(to:)``'s
     /// count) it traces with; a reader catches up when it is next taken.
-    private var free: [FreeReader] = []
+    @exclusivity(unchecked) private var free: [FreeReader] = []
     /// Guarded by `condition`: readers open (in use or free), plus those being opened.
-    private var opened = 0
+    @exclusivity(unchecked) private var opened = 0
     /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``) and how many times it
     /// was set.
-    private var logger: Logger?
-    private var loggerVersion = 0
+    @exclusivity(unchecked) private var logger: Logger?
+    @exclusivity(unchecked) private var loggerVersion = 0
     /// Guarded by `condition`: how many callers wait for a reader (a reader given back signals only then).
-    private var waiting = 0
+    @exclusivity(unchecked) private var waiting = 0
 
     /// A reader not in use and the logger setting it traces with.
     private struct FreeReader {
@@ -45,6 +48,14 @@ package final class StoreReaderPool: @unchecked Sendable {
         let taken = try take()
         defer { give(taken) }
         return try body(taken.reader)
+    }
+
+    /// ``withReader(_:)`` handing `body` an argument besides the reader, so that the caller's closure
+    /// need not capture (and copy) it.
+    func withReader<Argument, T>(_ argument: Argument, _ body: (SQLiteStore, Argument) throws -> T) throws -> T {
+        let taken = try take()
+        defer { give(taken) }
+        return try body(taken.reader, argument)
     }
 
     /// A reader for one holder's sole use until the lease ends (a fetch cursor holds one for its life):
