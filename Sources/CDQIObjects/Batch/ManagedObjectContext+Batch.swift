@@ -87,12 +87,8 @@ extension ManagedObjectContext {
             throw error
         } catch let error as PredicateSQLError {
             throw .predicate(error)
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch let error as SQLiteError {
-            throw .store(.classifying(error, path: coordinator.store.location))
         } catch {
-            throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
+            throw .store(.fromStore(error, path: coordinator.store.location))
         }
     }
 

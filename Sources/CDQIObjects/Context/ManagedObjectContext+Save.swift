@@ -105,12 +105,8 @@ extension ManagedObjectContext {
             }
         } catch let error as ContextError {
             throw error
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch let error as SQLiteError {
-            throw .store(.classifying(error, path: coordinator.store.location))
         } catch {
-            throw .store(.sqlite(SQLiteError(code: 1, message: "\(error)")))
+            throw .store(.fromStore(error, path: coordinator.store.location))
         }
         written = true
         let changes = finish(plan, result)

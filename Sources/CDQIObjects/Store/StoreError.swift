@@ -50,4 +50,15 @@ extension StoreError {
     public static func classifying(_ error: SQLiteError, path: String) -> StoreError {
         error.isCorruption ? .damagedStore(path: path, reason: error.description) : .sqlite(error)
     }
+
+    /// The store error for anything a store's write threw (the context's errors are caught before):
+    /// a ``StoreError`` as it is, a SQLite error classified, anything else as a generic SQLite error
+    /// carrying its description.
+    static func fromStore(_ error: any Error, path: String) -> StoreError {
+        switch error {
+        case let error as StoreError: error
+        case let error as SQLiteError: classifying(error, path: path)
+        default: .sqlite(SQLiteError(code: 1, message: "\(error)"))
+        }
+    }
 }
