@@ -61,13 +61,6 @@ public enum LiveQueryWorkload {
         var error: String? { lock.withLock { failure } }
     }
 
-    /// The CPU time the whole process has used, in seconds.
-    private static func processCPUTime() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-    }
-
     /// Latency, CPU cost and refetch figures of one contender, over its timed changes.
     private struct Figures {
         /// From the end of a write to the arrival of its element (negative: before the write returned).
@@ -90,10 +83,10 @@ public enum LiveQueryWorkload {
 
         /// Times `body` on the wall clock and in the process's CPU time.
         private static func timed(_ body: () throws -> Bool) rethrows -> (wall: Double, cpu: Double, ok: Bool) {
-            let cpu = LiveQueryWorkload.processCPUTime()
+            let cpu = Measurement.processCPUSeconds()
             var ok = false
             let wall = try Measurement.seconds { ok = try body() }
-            return (wall, LiveQueryWorkload.processCPUTime() - cpu, ok)
+            return (wall, Measurement.processCPUSeconds() - cpu, ok)
         }
 
         /// Times one write with nothing observing.
@@ -132,10 +125,10 @@ public enum LiveQueryWorkload {
 
         /// Times one refetch; `fetch` returns the number of rows.
         mutating func refetch(timed: Bool, rows: Int, _ fetch: () throws -> Int) rethrows {
-            let cpu = LiveQueryWorkload.processCPUTime()
+            let cpu = Measurement.processCPUSeconds()
             var count = 0
             let seconds = try Measurement.seconds { count = try fetch() }
-            let used = LiveQueryWorkload.processCPUTime() - cpu
+            let used = Measurement.processCPUSeconds() - cpu
             if count != rows { missing += 1 }
             guard timed else { return }
             refetchWall.append(seconds)

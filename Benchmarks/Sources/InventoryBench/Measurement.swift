@@ -11,6 +11,13 @@ public enum Measurement {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
+    /// The CPU time the whole process (every thread) has used so far, in seconds.
+    public static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.
     public static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }

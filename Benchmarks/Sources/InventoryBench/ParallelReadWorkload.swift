@@ -8,7 +8,10 @@ import GRDB
 /// item, done by one thread in sequence, then split over four threads at once: the speed-up is the
 /// sequential time over the parallel one. Ours reads through the coordinator's pool of readers (a new
 /// context per unit), GRDB through a `DatabasePool` (`pool.read` per unit, hand-written records), the
-/// raw C API through a connection per unit.
+/// raw C API through a connection per unit. The line gives each contender's CPU time too (every thread
+/// of the process): four tasks using more CPU than one for the same work is contention (locks, shared
+/// cache lines, page faults); the same CPU but less than half the wall-clock time gained means the
+/// machine did not lend a second core meanwhile.
 public struct ParallelReadWorkload {
     public static let units = 4
     let fixture: InventoryFixture
@@ -25,7 +28,24 @@ public struct ParallelReadWorkload {
     struct Timing {
         var sequential: Double
         var parallel: Double
+        var sequentialCPU: Double
+        var parallelCPU: Double
         var speedUp: Double { sequential / parallel }
+    }
+
+    /// One contender's timed rounds: wall-clock and CPU seconds (every thread of the process) of one
+    /// task doing the four units, then of four tasks doing one each.
+    struct Samples {
+        var sequential: [Double] = []
+        var parallel: [Double] = []
+        var sequentialCPU: [Double] = []
+        var parallelCPU: [Double] = []
+
+        var medians: Timing {
+            Timing(
+                sequential: Measurement.median(sequential), parallel: Measurement.median(parallel),
+                sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU))
+        }
     }
 
     /// The W11 summary line.
@@ -41,35 +61,42 @@ public struct ParallelReadWorkload {
             ("GRDB (DatabasePool, row init)", { try Self.grdbUnit(pool: pool, codes: codes) }),
             ("raw", { try Self.rawUnit(path: path, codes: codes) }),
         ]
-        var timings: [Timing] = []
         var mismatches: [String] = []
-        for (name, unit) in contenders {
-            var sequential: [Double] = []
-            var parallel: [Double] = []
-            // A warm-up round, then the timed ones.
-            for round in 0...rounds {
+        var samples = Array(repeating: Samples(), count: contenders.count)
+        // A warm-up round, then the timed ones. Each round runs every contender in turn, so that a
+        // stretch of time when the machine lends fewer cores reaches all contenders alike (on a shared
+        // virtual machine, a second core is not always there).
+        for round in 0...rounds {
+            for (index, (name, unit)) in contenders.enumerated() {
                 var found = 0
+                let cpuBeforeOne = Measurement.processCPUSeconds()
                 let one = try Measurement.seconds {
                     for _ in 0..<Self.units { found += try unit() }
                 }
+                let cpuOne = Measurement.processCPUSeconds() - cpuBeforeOne
                 if found != expected { mismatches.append("\(name) 1 task \(found)") }
                 var results: [Int] = []
+                let cpuBeforeFour = Measurement.processCPUSeconds()
                 let four = try Measurement.seconds {
                     results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
                 }
+                let cpuFour = Measurement.processCPUSeconds() - cpuBeforeFour
                 if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
-                if round > 0 {
-                    sequential.append(one)
-                    parallel.append(four)
-                }
+                guard round > 0 else { continue }
+                samples[index].sequential.append(one)
+                samples[index].parallel.append(four)
+                samples[index].sequentialCPU.append(cpuOne)
+                samples[index].parallelCPU.append(cpuFour)
             }
-            timings.append(Timing(sequential: Measurement.median(sequential), parallel: Measurement.median(parallel)))
         }
+        let timings = samples.map(\.medians)
         func ms(_ seconds: Double) -> String { fixedDecimals(seconds * 1000) + " ms" }
         var parts: [String] = []
         for ((name, _), timing) in zip(contenders, timings) {
             parts.append(
-                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×")
+                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×"
+                    + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2)))"
+            )
         }
         parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
         var line = "W11 parallel reads 4×(\(codes.count) lookups + fetch \(label)): " + parts.joined(separator: "; ")
