@@ -8,7 +8,7 @@ import Synchronization
 /// W12: reads during writes. Three reader threads look items up by their indexed code, timing every
 /// lookup; first with no writer, then while a writer thread saves batches of 1,000 new items, one after
 /// another, until the readers are done. The line gives the lookups' p50 and p99 both ways and their
-/// ratios, for three contenders measured in the same run, each on a store file of its own (the writes
+/// ratios (medians over rounds), for three contenders measured in the same run, each on a store file of its own (the writes
 /// would change the other workloads' data): ours (a context per reader, W3's typed query; the writer a
 /// new context per batch), GRDB (a `DatabasePool`, `pool.read` per lookup and `pool.write` per batch,
 /// as its documentation recommends) and the raw C API (a connection per thread, one transaction per batch).
@@ -17,10 +17,12 @@ public struct ReadDuringWritesWorkload {
     public static let batchSize = 1_000
     let fixture: InventoryFixture
     let codes: [String]
+    let rounds: Int
 
-    public init(fixture: InventoryFixture, codes: [String]) {
+    public init(fixture: InventoryFixture, codes: [String], rounds: Int) {
         self.fixture = fixture
         self.codes = codes
+        self.rounds = max(1, rounds)
     }
 
     /// Latencies of one run, in seconds, and the batches the writer saved meanwhile.
@@ -44,35 +46,61 @@ public struct ReadDuringWritesWorkload {
         var write: @Sendable (ReadersLeft) throws -> Int
     }
 
-    /// The W12 summary line.
+    /// One contender's percentiles per round, without the writer and with it, and the batches saved.
+    struct Rounds {
+        var quietP50: [Double] = []
+        var quietP99: [Double] = []
+        var busyP50: [Double] = []
+        var busyP99: [Double] = []
+        var batches: [Int] = []
+        var missing: [String] = []
+    }
+
+    /// The W12 summary line: medians over `rounds` rounds, each running every contender without the
+    /// writer and then with it, in turn (so that a stretch when the virtual machine lends fewer cores
+    /// reaches all contenders alike).
     public func line() throws -> String {
         let contenders = [try ours(), try grdb(), try raw()]
         func us(_ seconds: Double) -> String { fixedDecimals(seconds * 1_000_000) + " µs" }
-        var parts: [String] = []
-        var missing: [String] = []
-        var p99WithWriter: [Double] = []
         let expected = Self.readers * codes.count
+        var results = Array(repeating: Rounds(), count: contenders.count)
         for contender in contenders {
             _ = try run(contender, writing: false)  // warm-up: readers opened, pages cached
-            let quiet = try run(contender, writing: false)
-            let busy = try run(contender, writing: true)
-            func ratio(_ fraction: Double) -> String {
-                fixedDecimals(busy.percentile(fraction) / quiet.percentile(fraction), digits: 2)
+        }
+        for _ in 0..<rounds {
+            for (index, contender) in contenders.enumerated() {
+                let quiet = try run(contender, writing: false)
+                let busy = try run(contender, writing: true)
+                results[index].quietP50.append(quiet.percentile(0.5))
+                results[index].quietP99.append(quiet.percentile(0.99))
+                results[index].busyP50.append(busy.percentile(0.5))
+                results[index].busyP99.append(busy.percentile(0.99))
+                results[index].batches.append(busy.batches)
+                if quiet.latencies.count != expected || busy.latencies.count != expected {
+                    results[index].missing.append("\(contender.name) \(quiet.latencies.count), \(busy.latencies.count) of \(expected)")
+                }
             }
+        }
+        var parts: [String] = []
+        var p99WithWriter: [Double] = []
+        for (contender, result) in zip(contenders, results) {
+            let quiet50 = Measurement.median(result.quietP50), busy50 = Measurement.median(result.busyP50)
+            let quiet99 = Measurement.median(result.quietP99), busy99 = Measurement.median(result.busyP99)
+            let roundRatios = zip(result.busyP99, result.quietP99).map { $0 / $1 }
+            let spread = "\(fixedDecimals(roundRatios.min() ?? 0, digits: 2))–\(fixedDecimals(roundRatios.max() ?? 0, digits: 2))"
             parts.append(
-                "\(contender.name) p50 \(us(quiet.percentile(0.5))) without writer, \(us(busy.percentile(0.5))) with "
-                    + "(×\(ratio(0.5))); p99 \(us(quiet.percentile(0.99))) without, \(us(busy.percentile(0.99))) with "
-                    + "(×\(ratio(0.99))); \(busy.batches) batches saved meanwhile")
-            p99WithWriter.append(busy.percentile(0.99))
-            if quiet.latencies.count != expected || busy.latencies.count != expected {
-                missing.append("\(contender.name) \(quiet.latencies.count), \(busy.latencies.count) of \(expected)")
-            }
+                "\(contender.name) p50 \(us(quiet50)) without writer, \(us(busy50)) with "
+                    + "(×\(fixedDecimals(busy50 / quiet50, digits: 2))); p99 \(us(quiet99)) without, \(us(busy99)) with "
+                    + "(×\(fixedDecimals(busy99 / quiet99, digits: 2)); rounds ×\(spread)); "
+                    + "\(result.batches.sorted()[result.batches.count / 2]) batches saved meanwhile (median)")
+            p99WithWriter.append(busy99)
         }
         func share(_ index: Int) -> String { fixedDecimals(p99WithWriter[0] / p99WithWriter[index], digits: 2) }
         var line =
             "W12 reads during writes (\(Self.readers) readers × \(codes.count) lookups, writer saving "
-            + "\(Self.batchSize)-object batches): " + parts.joined(separator: "; ")
+            + "\(Self.batchSize)-object batches; medians of \(rounds) rounds): " + parts.joined(separator: "; ")
             + "; p99 with writer ours/raw \(share(2)), ours/GRDB \(share(1))"
+        let missing = results.flatMap(\.missing)
         if !missing.isEmpty { line += " [LOOKUPS MISSING: \(missing.joined(separator: ", "))]" }
         return line
     }

@@ -121,7 +121,7 @@ do {
         report(try workload.line(label: sizes.label.items))
     }
     if selected("W12") {
-        report(try ReadDuringWritesWorkload(fixture: suite.fixture, codes: sizes.lookupCodes).line())
+        report(try ReadDuringWritesWorkload(fixture: suite.fixture, codes: sizes.lookupCodes, rounds: sizes.rounds).line())
     }
     if selected(MigrationWorkload.id) {
         // The W10 sizes: 1M rows, 20k with --quick.
