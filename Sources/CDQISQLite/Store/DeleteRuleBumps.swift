@@ -22,15 +22,16 @@ final class DeleteRuleBumps {
     let tables: [String]
     /// Per slot, how many deleted rows named each destination key. Allocated once, `tables.count` of
     /// them: counting (once per deleted row) then needs no exclusivity check of a stored property.
-    private let counts: UnsafeMutablePointer<[Int64: Int64]>
+    private let counts: UnsafeMutablePointer<KeyCounts>
 
     init(tables: [String]) {
         self.tables = tables
         counts = .allocate(capacity: tables.count)
-        counts.initialize(repeating: [:], count: tables.count)
+        for slot in tables.indices { (counts + slot).initialize(to: KeyCounts()) }
     }
 
     deinit {
+        for slot in tables.indices { counts[slot].release() }
         counts.deinitialize(count: tables.count)
         counts.deallocate()
     }
@@ -38,7 +39,7 @@ final class DeleteRuleBumps {
     /// Counts one deleted row naming `key` in the table of `slot`; nothing for a slot out of range.
     fileprivate func note(slot: Int64, key: Int64) {
         guard slot >= 0, slot < tables.count else { return }
-        counts[Int(slot)][key, default: 0] &+= 1
+        counts[Int(slot)].add(key)
     }
 
     /// Makes `cdqi_batch_bump` count into this object on `connection` (SQLite keeps it alive until
@@ -60,10 +61,10 @@ final class DeleteRuleBumps {
     /// order) and, when `noting`, returns the rows changed.
     func apply(on connection: SQLiteConnection, noting: Bool) throws(SQLiteError) -> [BatchWriter.Row] {
         var changed: [BatchWriter.Row] = []
-        for (slot, table) in tables.enumerated() where !counts[slot].isEmpty {
+        for (slot, table) in tables.enumerated() where counts[slot].count > 0 {
             let statement = try connection.prepareUncached(
                 "UPDATE \(table) SET Z_OPT = Z_OPT + ?1 WHERE Z_PK = ?2\(noting ? " RETURNING Z_ENT, Z_PK" : "")")
-            for (key, count) in counts[slot].sorted(by: { $0.key < $1.key }) {
+            for (key, count) in counts[slot].pairs.sorted(by: { $0.key < $1.key }) {
                 try statement.bind(count, at: 1)
                 try statement.bind(key, at: 2)
                 while try statement.step() { changed.append(BatchWriter.Row(entity: Int(statement.int64(0)), key: statement.int64(1))) }
