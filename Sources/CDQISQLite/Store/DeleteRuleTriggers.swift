@@ -7,8 +7,12 @@ import CDQIObjects
 /// a cascade reaches), whose body has one statement per step, guarded by the declaring entity's `Z_ENT`
 /// range.
 ///
+/// A version bump (Nullify of a to-one whose inverse is a to-many) is not an `UPDATE` per deleted row but
+/// a call `cdqi_batch_bump(slot, OLD.key)` counting it (``DeleteRuleBumps``), applied once per destination
+/// after the `DELETE`: each trigger run then writes no row for it.
+///
 /// A refusal aborts the statement. Every row a cascade deletes is noted in `temp.cdqi_batch_deleted`,
-/// every row a nullify changes in `temp.cdqi_batch_updated` (each once), so that contexts learn of them
+/// every row a nullify clears in `temp.cdqi_batch_updated` (each once), so that contexts learn of them
 /// (named without their schema inside the triggers, as SQLite requires there; no store table starts
 /// with `cdqi`).
 ///
@@ -25,6 +29,8 @@ package struct DeleteRuleTriggers {
     let notesRows: Bool
     /// `(name, CREATE TEMP TRIGGER …)` per table, in the order the tables were reached.
     private(set) var triggers: [(name: String, sql: String)] = []
+    /// The tables whose versions the triggers' `cdqi_batch_bump(slot, key)` calls count, by slot.
+    private(set) var bumpTables: [String] = []
     /// Whether no delete rule touches other rows (the delete can run alone).
     var refusals: [DeleteRulePlan.Refusal] { plan.refusals }
 
@@ -35,6 +41,9 @@ package struct DeleteRuleTriggers {
         plan = rules.plan
         notesRows = rules.notesRows
         guard !plan.isEmpty else { return }
+        for step in plan.tables.flatMap(\.steps) {
+            if case .bumpReferenced(let table, _) = step.action, !bumpTables.contains(table) { bumpTables.append(table) }
+        }
         for table in plan.tables {
             // Rows a cascade deletes are noted; the rows the statement itself deletes are returned by it
             // (its table is noted too when a cascade reaches it, a tree in one table).
@@ -62,7 +71,11 @@ package struct DeleteRuleTriggers {
         case .deleteJoined(let table, let join, let mine, let other):
             return ["DELETE FROM \(table) WHERE Z_PK IN (SELECT \(other) FROM \(join) WHERE \(mine) = OLD.Z_PK)\(guardSQL)"]
         case .removeJoinRows(let join, let mine): return ["DELETE FROM \(join) WHERE \(mine) = OLD.Z_PK\(guardSQL)"]
-        case .bumpReferenced(let table, let key): return nullifying(table, [], where: "Z_PK = OLD.\(key)\(guardSQL)")
+        case .bumpReferenced(let table, let key):
+            // Counted, and applied once per destination after the DELETE (DeleteRuleBumps).
+            let slot = bumpTables.firstIndex(of: table) ?? 0
+            let call = "SELECT \(DeleteRuleBumps.functionName)(\(slot), OLD.\(key))"
+            return [step.entities.map { "\(call) WHERE OLD.Z_ENT BETWEEN \($0.lowerBound) AND \($0.upperBound)" } ?? call]
         case .clearReferencing(let table, let inverseKey, let columns):
             return nullifying(table, columns, where: "\(inverseKey) = OLD.Z_PK\(guardSQL)")
         case .refuseIfReferenced(let refusal, let table, let key):

@@ -12,13 +12,18 @@ struct SQLiteBatchWriter {
     /// Runs a batch delete with its delete-rule triggers.
     func delete(_ statement: SQLFragment, request: FetchRequest, triggers: DeleteRuleTriggers) throws -> Written {
         guard !triggers.triggers.isEmpty else { return try written(by: statement, request: request) }
-        try connection.execute(
-            "CREATE TEMP TABLE \(DeleteRuleTriggers.deletedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
-        try connection.execute(
-            "CREATE TEMP TABLE \(DeleteRuleTriggers.updatedTable.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
+        // The tables noting the rows the rules write, when they are read back (the triggers write them then only).
+        let noteTables = triggers.notesRows ? [DeleteRuleTriggers.deletedTable, DeleteRuleTriggers.updatedTable] : []
+        for table in noteTables {
+            try connection.execute("CREATE TEMP TABLE \(table.dropFirst(5)) (ent INTEGER, pk INTEGER, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
+        }
         // A cascade within one table (a tree) fires the table's trigger from inside itself.
         try connection.execute("PRAGMA recursive_triggers = ON")
         defer { try? connection.execute("PRAGMA recursive_triggers = OFF") }
+        // The version bumps the triggers count, before the triggers that call the function exist.
+        let bumps = triggers.bumpTables.isEmpty ? nil : DeleteRuleBumps(tables: triggers.bumpTables)
+        try bumps?.register(on: connection)
+        defer { if bumps != nil { DeleteRuleBumps.unregister(from: connection) } }
         for trigger in triggers.triggers { try connection.execute(trigger.sql) }
         var written: Written
         do {
@@ -27,11 +32,17 @@ struct SQLiteBatchWriter {
             if let refusal = Self.refusal(in: error, triggers) { throw refusal.error }
             throw error
         }
-        written.alsoDeleted = try rows("SELECT ent, pk FROM \(DeleteRuleTriggers.deletedTable)")
-        written.alsoUpdated = try rows("SELECT ent, pk FROM \(DeleteRuleTriggers.updatedTable)")
+        if triggers.notesRows {
+            written.alsoDeleted = try rows("SELECT ent, pk FROM \(DeleteRuleTriggers.deletedTable)")
+            written.alsoUpdated = try rows("SELECT ent, pk FROM \(DeleteRuleTriggers.updatedTable)")
+        }
+        if let bumps {
+            let bumped = try bumps.apply(on: connection, noting: triggers.notesRows)
+            var noted = Set(written.alsoUpdated)
+            for row in bumped where noted.insert(row).inserted { written.alsoUpdated.append(row) }
+        }
         for trigger in triggers.triggers { try connection.execute("DROP TRIGGER temp.\(trigger.name)") }
-        try connection.execute("DROP TABLE \(DeleteRuleTriggers.deletedTable)")
-        try connection.execute("DROP TABLE \(DeleteRuleTriggers.updatedTable)")
+        for table in noteTables { try connection.execute("DROP TABLE \(table)") }
         return written
     }
 
