@@ -116,13 +116,19 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         ManagedObject.reusesShells(type(of: self)) && _getWeakRetainCount(self) <= 1 && _getUnownedRetainCount(self) <= 1
     }
 
-    /// Turns an unregistered shell (see ``isReusableShell``) into a fault for `objectID` belonging to
-    /// the context it was unregistered from (which registers it again), as if it had just been made
+    /// Turns an unregistered shell (see ``isReusableShell``) into a fault for the row `key` of `layout`
+    /// in the store `storeIdentifier`, belonging to the context it was unregistered from (which registers it again), as if it had just been made
     /// with ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place, and
     /// so is its context: a shell is reused only by the context that unregistered it, and setting the
     /// same unowned reference again cost a retain and a release per row.
-    func becomeShell(for objectID: ManagedObjectID) {
-        self.objectID = objectID
+    func becomeShell(forKey key: Int64, of layout: EntityLayout, storeIdentifier: String) {
+        // Usually the ID already names this entity and store: only its key changes, in place (a new ID
+        // copied over the old one retained and released both of its references).
+        if objectID.entity === layout && objectID.storeIdentifier == storeIdentifier {
+            objectID.identity = .primaryKey(key)
+        } else {
+            objectID = ManagedObjectID(entity: layout, storeIdentifier: storeIdentifier, primaryKey: key)
+        }
         isLoaded = false
         insertedFlag = false
         deletedFlag = false
