@@ -31,13 +31,17 @@ public struct EntityClass: Sendable, Hashable {
     public var isFinal: Bool
     /// How the class declares its entity name.
     public var entityNameDeclaration: EntityNameDeclaration
+    /// Whether the class overrides `cdqiReusableClass` with itself, so that a fetch cursor may reuse its
+    /// objects: a full class whose ancestors' classes are all generated whole too (none written by
+    /// hand, which could have stored properties, an initializer or a `deinit`).
+    public var reusesObjects: Bool
     /// The typed properties, in model order (the entity's own, and those of ancestors without a class).
     public var properties: [ObjectProperty]
 
     /// Creates a class description.
     public init(
         entityName: String, className: String, form: Form, superclassName: String? = nil, isFinal: Bool = true,
-        entityNameDeclaration: EntityNameDeclaration = .none, properties: [ObjectProperty] = []
+        entityNameDeclaration: EntityNameDeclaration = .none, reusesObjects: Bool = false, properties: [ObjectProperty] = []
     ) {
         self.entityName = entityName
         self.className = className
@@ -45,6 +49,7 @@ public struct EntityClass: Sendable, Hashable {
         self.superclassName = superclassName
         self.isFinal = isFinal
         self.entityNameDeclaration = entityNameDeclaration
+        self.reusesObjects = reusesObjects
         self.properties = properties
     }
 

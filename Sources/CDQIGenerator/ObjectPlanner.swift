@@ -130,6 +130,9 @@ struct ObjectPlanner {
             (depth(of: $0.name), order[$0.name] ?? 0) < (depth(of: $1.name), order[$1.name] ?? 0)
         }
         var isSuperclass: Set<String> = []
+        // Entities whose class and every ancestor's class are generated whole: they add no stored
+        // property, initializer or deinit to ManagedObject, so a fetch cursor may reuse their objects.
+        var reusable: Set<String> = []
         for entity in planned { if let ancestor = classAncestor(of: entity.name) { isSuperclass.insert(ancestor) } }
 
         for entity in planned {
@@ -145,6 +148,8 @@ struct ObjectPlanner {
                 }
             }
             if declaration != .none { declaring.insert(entity.name) }
+            let reusesObjects = form == .fullClass && (ancestor.map { reusable.contains($0) } ?? true)
+            if reusesObjects { reusable.insert(entity.name) }
 
             // The entities whose declared properties this class carries: itself, then ancestors up to the
             // one with a class; written root-most first.
@@ -200,7 +205,7 @@ struct ObjectPlanner {
                 EntityClass(
                     entityName: entity.name, className: className, form: form,
                     superclassName: ancestor.flatMap { owners[$0] }, isFinal: !isSuperclass.contains(entity.name),
-                    entityNameDeclaration: declaration, properties: properties))
+                    entityNameDeclaration: declaration, reusesObjects: reusesObjects, properties: properties))
         }
         // Model order in the output.
         classes.sort { (order[$0.entityName] ?? 0) < (order[$1.entityName] ?? 0) }

@@ -24,14 +24,21 @@ struct ObjectSourceWriter {
                 + "\(access)nonisolated \(entityClass.isFinal ? "final " : "")class \(name): \(superclass) {"
             let string = qualify("String")
             let literal = SwiftSourceWriter.stringLiteral(entityClass.entityName)
+            // The class-level declarations, one block.
+            var header: [String] = []
             switch entityClass.entityNameDeclaration {
             case .declared:
-                members.append("\(indent)\(access)class var cdqiEntityName: \(string) { \(literal) }")
+                header.append("\(indent)\(access)class var cdqiEntityName: \(string) { \(literal) }")
             case .overridden:
-                members.append("\(indent)\(access)override class var cdqiEntityName: \(string) { \(literal) }")
+                header.append("\(indent)\(access)override class var cdqiEntityName: \(string) { \(literal) }")
             case .none:
                 break
             }
+            if entityClass.reusesObjects {
+                let type = qualify("ManagedObject")
+                header.append("\(indent)\(access)override class var cdqiReusableClass: \(type).Type { \(name).self }")
+            }
+            if !header.isEmpty { members.append(header.joined(separator: "\n")) }
         case .category:
             opening =
                 "/// The properties of entity \(commentSafe(entityClass.entityName)) (generated: do not edit; the class "

@@ -150,4 +150,30 @@ import Testing
         #expect(result.proxy("Person")?.conformingClassName == "PersonMO")
         #expect(!result.source.contains("static var cdqiEntityName"))
     }
+
+    @Test func onlyClassesGeneratedWholeDownFromManagedObjectLetACursorReuseTheirObjects() throws {
+        // Hand (category: the class is written by hand) → Sub (full) → Leaf (full); Alone (full) stands apart.
+        var hand = makeEntity("Hand", attributes: [("a", .string)])
+        hand.codeGenerationType = .category
+        var sub = makeEntity("Sub", parent: "Hand", attributes: [("b", .string)])
+        sub.codeGenerationType = .class
+        var leaf = makeEntity("Leaf", parent: "Sub", attributes: [("c", .string)])
+        leaf.codeGenerationType = .class
+        var alone = makeEntity("Alone", attributes: [("d", .string)])
+        alone.codeGenerationType = .class
+        let result = generate([hand, sub, leaf, alone])
+        // Sub and Leaf inherit Hand's class, which may have stored properties, an initializer or a deinit.
+        #expect(try entityClass(result, "Hand").reusesObjects == false)
+        #expect(try entityClass(result, "Sub").reusesObjects == false)
+        #expect(try entityClass(result, "Leaf").reusesObjects == false)
+        #expect(try entityClass(result, "Alone").reusesObjects == true)
+        #expect(result.source.contains("override class var cdqiReusableClass: ManagedObject.Type { Alone.self }"))
+        #expect(result.source.components(separatedBy: "cdqiReusableClass").count == 2)
+        // With --objects every class is generated whole: each names itself.
+        let objects = generate([hand, sub, leaf, alone], options: all)
+        for name in ["Hand", "Sub", "Leaf", "Alone"] {
+            #expect(try entityClass(objects, name).reusesObjects == true)
+            #expect(objects.source.contains("override class var cdqiReusableClass: ManagedObject.Type { \(name).self }"))
+        }
+    }
 }

@@ -136,6 +136,49 @@ struct FetchCursorTests {
         #expect(serials.count == 2_500)
     }
 
+    @Test("objects of a class in cdqi's generated shape are reused for later batches' rows, with their values")
+    func generatedShapeObjectsAreReused() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        coordinator.register(ReusableEmployee.self, forEntityName: "Employee")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 100
+        let before = ReusableEmployee.made.withLock { $0 }
+        let cursor = try context.cursor(for: request)
+        var seen: [Int32] = []
+        while let object = try cursor.next() {
+            seen.append(try #require(object as? ReusableEmployee).salary)
+        }
+        let made = ReusableEmployee.made.withLock { $0 } - before
+        // Employee i earns 10·i: each reused object is filled from its new row.
+        #expect(seen == (0..<2_500).map { (i: Int) -> Int32 in Int32(i * 10) })
+        // The first batch makes 100 objects; the 24 others reuse them (at most the one object the
+        // loop still holds at a batch's end is made anew): far fewer than one per row.
+        #expect(made >= 100)
+        #expect(made <= 100 + 24)
+    }
+
+    @Test("objects of a hand-written subclass of a generated-shape class are made for each row")
+    func subclassOfGeneratedShapeIsNotReused() throws {
+        let (coordinator, cleanUp) = try savedEmployees()
+        defer { cleanUp() }
+        coordinator.register(HandWrittenEmployee.self, forEntityName: "Employee")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee")
+        request.fetchBatchSize = 100
+        let before = ReusableEmployee.made.withLock { $0 }
+        let cursor = try context.cursor(for: request)
+        var count = 0
+        while let object = try cursor.next() {
+            #expect(object is HandWrittenEmployee)
+            count += 1
+        }
+        #expect(count == 2_500)
+        // It inherits `cdqiReusableClass` (ReusableEmployee), which is not its own class.
+        #expect(ReusableEmployee.made.withLock { $0 } - before == 2_500)
+    }
+
     @Test("unsaved changes are part of the walk, as in every fetch")
     func includesUnsavedChanges() throws {
         let (coordinator, cleanUp) = try savedEmployees()
@@ -272,3 +315,20 @@ final class CountedEmployee: ManagedObject {
         super.init(entity: entity, objectID: objectID, context: context)
     }
 }
+
+/// An employee class in the shape `cdqi` generates (it names itself as its reusable class); the
+/// initializer only counts the objects made, which a generated class would not do.
+class ReusableEmployee: ManagedObject {
+    static let made = Mutex(0)
+    override class var cdqiReusableClass: ManagedObject.Type { ReusableEmployee.self }
+
+    var salary: Int32 { cdqiInt32(at: 4) ?? -1 }
+
+    required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
+        ReusableEmployee.made.withLock { $0 += 1 }
+        super.init(entity: entity, objectID: objectID, context: context)
+    }
+}
+
+/// A hand-written subclass of it, which could add stored properties: never reused.
+final class HandWrittenEmployee: ReusableEmployee {}

@@ -134,4 +134,38 @@ extension ObjectRegistryTests {
         #expect(([ids[7]] + later).allSatisfy { registry[$0]?.objectID == $0 })
         #expect(registry[ids[8]] == nil)
     }
+
+    @Test("a run that empties restarts at the next key, taking over the keys the table held in its new range")
+    func emptiedRunRestarts() throws {
+        let context = try ContextTestSupport.memoryContext("Company")
+        let employee = try #require(context.coordinator.layout.entity(named: "Employee"))
+        let store = context.coordinator.storeIdentifier
+        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: employee, storeIdentifier: store, primaryKey: key) }
+        func object(_ key: Int64) -> ManagedObject { ManagedObject(entity: employee, objectID: id(key), context: nil) }
+        var registry = ObjectRegistry(storeIdentifier: store)
+        // Keys 1…100 fill a run starting at 0; 5,000 lies beyond what it may cover (1,024 keys with so
+        // few objects), so it goes to the table.
+        let early = (1...100).map { object(Int64($0)) }
+        for made in early { registry[made.objectID] = made }
+        let far = object(5_000)
+        registry[far.objectID] = far
+        // The run empties, as a fetch cursor's does after a batch.
+        for made in early { registry[made.objectID] = nil }
+        #expect(registry.count == 1)
+        // 5,001 restarts the run at 4,096 (its multiple of 1,024), whose range holds 5,000.
+        let next = object(5_001)
+        registry[next.objectID] = next
+        #expect(registry[id(5_000)] === far)
+        #expect(registry[id(5_001)] === next)
+        #expect(registry.count == 2)
+        // A key before the new start lives in the table, and is found there.
+        let before = object(50)
+        registry[before.objectID] = before
+        #expect(registry[id(50)] === before)
+        #expect(registry[id(51)] == nil)
+        #expect(registry.count == 3)
+        registry[far.objectID] = nil
+        #expect(registry[id(5_000)] == nil)
+        #expect(Set(registry.values.map(ObjectIdentifier.init)) == Set([next, before].map(ObjectIdentifier.init)))
+    }
 }

@@ -192,6 +192,36 @@ private enum TypedCompanyModel: GeneratedModel {
         #expect(try object.value(forKey: "string") == nil)
     }
 
+    @Test func integerAccessorsReadRealsOnlyWhenWholeAndInRange() throws {
+        let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
+        defer { cleanUp() }
+        let url = folder.appendingPathComponent("Company.sqlite")
+        let id: ManagedObjectID
+        do {
+            let container = try PersistentContainer(model: try StoreTestSupport.fixtureModel("Company"), url: url)
+            let object = try container.viewContext.insertNewObject(forEntityName: "TestEntity")
+            object.cdqiSetInt64(1, at: 8)
+            _ = try container.viewContext.save()
+            id = object.objectID
+        }
+        // Written elsewhere: 2.5 in the Integer 64 column (a REAL: the column's INTEGER affinity keeps
+        // it), whole numbers written as reals in the others (stored as integers), 70,000 beyond Int16.
+        let connection = try SQLiteConnection(path: url.path)
+        try connection.execute("UPDATE ZTESTENTITY SET ZINTEGER16 = 70000.0, ZINTEGER32 = 3.0, ZINTEGER64 = 2.5")
+        let container = try PersistentContainer(model: try StoreTestSupport.fixtureModel("Company"), url: url)
+        let object = container.viewContext.object(with: id)
+        // 3.0 is the integer 3; 2.5 is no integer; 70,000 does not fit an Int16.
+        #expect(object.cdqiInt32(at: 7) == 3)
+        #expect(object.cdqiInt64(at: 7) == 3)
+        #expect(object.cdqiInt64(at: 8) == nil)
+        #expect(object.cdqiInt16(at: 6) == nil)
+        #expect(object.cdqiInt32(at: 6) == 70_000)
+        // The Boolean attribute (slot 1, unset) is NULL: no integer; an index past the attributes is none either.
+        #expect(object.cdqiInt64(at: 1) == nil)
+        #expect(object.cdqiInt64(at: 99) == nil)
+        #expect(container.viewContext.accessorErrors.count == 1)
+    }
+
     @Test func allAttributeValuesAtOnceLoadTheObjectInSlotOrder() throws {
         let (folder, cleanUp) = try StoreTestSupport.temporaryFolder()
         defer { cleanUp() }

@@ -10,6 +10,7 @@ import Foundation
 /// An item (`Item` in Inventory.xcdatamodeld).
 final class Item: ManagedObject {
     class var cdqiEntityName: String { "Item" }
+    override class var cdqiReusableClass: ManagedObject.Type { Item.self }
 
     // Attribute indexes: active 0, code 1, createdAt 2, price 3, quantity 4, rank 5, score 6, title 7.
     // Relationship indexes: category 0, parts 1. ``InventoryEntities/check(_:)`` verifies them.
@@ -54,6 +55,7 @@ final class Item: ManagedObject {
 /// A category (`Category`).
 final class Category: ManagedObject {
     class var cdqiEntityName: String { "Category" }
+    override class var cdqiReusableClass: ManagedObject.Type { Category.self }
 
     var name: String {
         get { cdqiString(at: 0) ?? "" }

@@ -255,18 +255,30 @@ public final class OursWorkloads {
         return (seconds / Double(builds), request)
     }
 
-    /// W10: every item of the store at `url`, walked with a cursor `batchSize` objects at a time.
-    public static func iterate(url: URL, model: ManagedObjectModel, batchSize: Int) throws -> Int {
+    /// W10: every item of the store at `url`, walked with a cursor `batchSize` objects at a time, each
+    /// item's quantity read through the entity class's typed accessor (`Item.quantity`), or with
+    /// `keyValue` through `value(forKey:)`.
+    public static func iterate(url: URL, model: ManagedObjectModel, batchSize: Int, keyValue: Bool = false) throws -> Int {
         let container = try PersistentContainer(model: model, url: url)
         let context = container.newContext()
         var request = FetchRequest(entityName: "Item")
         request.fetchBatchSize = batchSize
-        let cursor = try context.cursor(for: request)
         var count = 0
         var checksum: Int64 = 0
-        while let item = try cursor.next() {
-            count += 1
-            if let quantity = try item.value(forKey: "quantity") as? Int64 { checksum &+= quantity }
+        if keyValue {
+            let cursor = try context.cursor(for: request)
+            while let item = try cursor.next() {
+                count += 1
+                if let quantity = try item.value(forKey: "quantity") as? Int64 { checksum &+= quantity }
+            }
+        } else {
+            try InventoryEntities.register(on: container.coordinator)
+            let cursor = try context.cursor(for: request)
+            while let object = try cursor.next() {
+                guard let item = object as? Item else { throw RawSQLite.Failure(description: "not an Item: \(object)") }
+                count += 1
+                checksum &+= item.quantity
+            }
         }
         _ = checksum
         return count

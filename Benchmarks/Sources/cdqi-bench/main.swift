@@ -4,7 +4,7 @@ import InventoryBench
 // bin/bench: every workload, three ways, then one summary line per workload (W11 parallel reads and
 // W12 reads during writes run threads of their own).
 //   cdqi-bench [--quick] [--only W2,W4,Q] [--rounds N]
-//   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 contender in a process of its own)
+//   cdqi-bench --w10-child KIND PATH BATCH   (internal: one W10 or W10kv contender in a process of its own)
 //   cdqi-bench --w15-child KIND TEMPLATE ROWS   (internal: one W15 migration in a process of its own, for its memory)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,7 +30,7 @@ func emit(_ line: String) {
 }
 
 if arguments.first == "--w10-child" {
-    guard arguments.count == 4, let kind = Contender.Kind(rawValue: arguments[1]), let batch = Int(arguments[3]) else {
+    guard arguments.count == 4, let kind = IterationWorkload.Child(rawValue: arguments[1]), let batch = Int(arguments[3]) else {
         FileHandle.standardError.write(Data("usage: cdqi-bench --w10-child KIND PATH BATCH\n".utf8))
         exit(64)
     }
@@ -131,10 +131,12 @@ do {
                 try runChild(["--w15-child", kind.rawValue, template.path, String(sizes.iterateRows)]).output ?? ""
             })
     }
-    if selected("W10") {
+    if selected("W10") || selected("W10kv") {
         let url = try suite.fixture.makePopulatedStore(named: "iterate.sqlite", itemCount: sizes.iterateRows, withParts: false)
-        var results: [Contender.Kind: IterationWorkload.ChildResult] = [:]
-        for kind in Contender.Kind.allCases {
+        var kinds = selected("W10") ? IterationWorkload.Child.typed : [.raw]
+        if selected("W10kv") { kinds.append(.oursKeyValue) }
+        var results: [IterationWorkload.Child: IterationWorkload.ChildResult] = [:]
+        for kind in kinds {
             let child = try runChild(["--w10-child", kind.rawValue, url.path, String(sizes.iterateBatch)])
             if let text = child.output, let result = IterationWorkload.ChildResult(line: text) {
                 results[kind] = result
@@ -142,7 +144,12 @@ do {
                 report("W10 \(kind.rawValue): the child failed (status \(child.status))")
             }
         }
-        report(IterationWorkload.line(label: sizes.label.iterate, batchSize: sizes.iterateBatch, results: results))
+        if selected("W10") {
+            report(IterationWorkload.line(label: sizes.label.iterate, batchSize: sizes.iterateBatch, results: results))
+        }
+        if selected("W10kv") {
+            report(IterationWorkload.keyValueLine(label: sizes.label.iterate, batchSize: sizes.iterateBatch, results: results))
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("cdqi-bench: \(error)\n".utf8))

@@ -19,11 +19,12 @@ import Foundation
 /// contexts may read and save meanwhile. Each batch's rows are
 /// decoded into objects in one step. When the next batch is read, the objects of the previous one are
 /// unregistered from the context if they have no unsaved changes and nothing else holds them (keep a
-/// reference to an object to keep it registered), which is what keeps memory flat. Such an object of
-/// the base ``ManagedObject`` class that nothing references (no strong, weak or unowned reference) is
-/// reused as the object of a row of the next batch rather than freed, so an `ObjectIdentifier` taken
-/// from a walked object may come back for another row, as it may when memory is freed and reused;
-/// objects of registered subclasses are always made anew.
+/// reference to an object to keep it registered), which is what keeps memory flat. Such an object
+/// that nothing references (no strong, weak or unowned reference) is reused as the object of a row of
+/// the next batch rather than freed, so an `ObjectIdentifier` taken from a walked object may come back
+/// for another row, as it may when memory is freed and reused. That is done for objects of the base
+/// ``ManagedObject`` class and of the classes `cdqi` generates (see
+/// ``ManagedObject/cdqiReusableClass``); objects of classes written by hand are always made anew.
 ///
 /// When the context has unsaved changes to objects of the fetched entity, or the store has no readers
 /// (it is in memory, where a second connection cannot see it, or its reader count is 0), the cursor takes the IDs ``ManagedObjectContext/fetchObjectIDs(_:)``

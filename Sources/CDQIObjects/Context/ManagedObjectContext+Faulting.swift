@@ -68,9 +68,17 @@ extension ManagedObjectContext {
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
     @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
-        if object.toManyValues.count != object.entity.toManyCount { object.toManyValues = object.entity.unloadedToMany }
+        guard object.toManyValues.count != object.entity.toManyCount else {
+            object.takeSnapshot(version: version)
+            object.isLoaded = true
+            return
+        }
+        object.toManyValues = object.entity.unloadedToMany
         object.takeSnapshot(version: version)
         object.isLoaded = true
+        // Every slot now holds its snapshot value and no to-many is loaded: no changes, known at once
+        // rather than worked out by the next `hasChanges` (a fetch cursor asks it of every object).
+        object.knownPersistentChanges = false
     }
 
     /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are

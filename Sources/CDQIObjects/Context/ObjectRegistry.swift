@@ -21,7 +21,8 @@ struct ObjectRegistry {
     private struct Run {
         var base: Int64 = 0
         var objects: [ManagedObject?] = []
-        /// The number of non-nil elements; a run that empties lets its memory go.
+        /// The number of non-nil elements; a run that empties lets its memory go unless it is small (see
+        /// ``keptRunRoom``).
         var live = 0
     }
 
@@ -147,30 +148,39 @@ struct ObjectRegistry {
 
     /// ``runPosition(root:key:)``; with `growing`, a run too short for the key first grows to hold it,
     /// unless that would leave it mostly empty (more than eight slots per registered object, beyond the
-    /// first thousand). An empty run starts at the key's multiple of 1,024 for primary keys (0 for the first
-    /// ones) and at the key for temporary counters.
+    /// first thousand). A run with no objects starts at the key's multiple of 1,024 for primary keys (0
+    /// for the first ones) and at the key for temporary counters.
     private mutating func runPosition(root: Int, key: Int64, growing: Bool) -> (run: Int, index: Int)? {
-        if let position = runPosition(root: root, key: key) { return position }
         let run = runIndex(root: root)
+        // The usual case first, read in place: calling the non-mutating lookup from here copied the
+        // whole registry (retaining each of its arrays) per call.
+        if run < runs.count {
+            let offset = key &- runs[run].base
+            if offset >= 0, offset < runs[run].objects.count { return (run, Int(offset)) }
+        }
         guard growing, root != 0, key >= 0 else { return nil }
         if runs.count <= run { runs.append(contentsOf: Array(repeating: Run(), count: run + 1 - runs.count)) }
-        // A fetch cursor empties its run after each batch and starts the next far from 0: the run
-        // restarts at the key's multiple of 1,024 rather than send every key beyond the first ones to
-        // the table.
-        if runs[run].objects.isEmpty { runs[run].base = root > 0 ? key & ~1023 : key }
-        let base = runs[run].base
+        // A fetch cursor empties its run after each batch and starts the next far from the last: a run
+        // with no objects restarts at the key (keeping the room it has, all of it empty) rather than
+        // send every key beyond its range to the table.
+        let restarts = runs[run].live == 0
+        let base = restarts ? (root > 0 ? key & ~1023 : key) : runs[run].base
         let offset = key &- base
         guard offset >= 0, offset < Swift.max(1024, 8 * Int64(count + 1)) else { return nil }
         let oldCount = runs[run].objects.count
-        let newCount = Swift.max(64, 1 << (Int64.bitWidth - offset.leadingZeroBitCount), 2 * oldCount)
+        let newCount =
+            offset < oldCount ? oldCount : Swift.max(64, 1 << (Int64.bitWidth - offset.leadingZeroBitCount), 2 * oldCount)
         // A range that would pass Int64.max (a key near it) stays in the table.
         guard Int64.max - base >= Int64(newCount) else { return nil }
-        // Appended one by one into reserved room: `append(contentsOf: Array(repeating:count:))` went
-        // through unspecialized code and cost as much as the registrations it made room for.
-        runs[run].objects.reserveCapacity(newCount)
-        for _ in oldCount..<newCount { runs[run].objects.append(nil) }
-        // Keys of the new range that the table holds move over.
-        let low = base + Int64(oldCount), high = base + Int64(newCount)
+        runs[run].base = base
+        if newCount > oldCount {
+            // Appended one by one into reserved room: `append(contentsOf: Array(repeating:count:))` went
+            // through unspecialized code and cost as much as the registrations it made room for.
+            runs[run].objects.reserveCapacity(newCount)
+            for _ in oldCount..<newCount { runs[run].objects.append(nil) }
+        }
+        // Keys of the range the run newly covers (all of it when it restarts) that the table holds move over.
+        let low = base + Int64(restarts ? 0 : oldCount), high = base + Int64(newCount)
         if tableCount > 0 {
             for slot in slots where slot.root == root && slot.key >= low && slot.key < high {
                 setRunElement(slot.object, run: run, index: Int(slot.key - base))
@@ -180,12 +190,22 @@ struct ObjectRegistry {
         return (run, Int(offset))
     }
 
+    /// The most room a run with no objects keeps for its next keys (128 KiB of references): a fetch
+    /// cursor's run empties after every batch, and making its room again cost more than registering.
+    private static let keptRunRoom = 16_384
+
     private mutating func setRunElement(_ object: ManagedObject?, run: Int, index: Int) {
-        let change = (object == nil ? 0 : 1) - (runs[run].objects[index] == nil ? 0 : 1)
-        runs[run].objects[index] = object
-        runs[run].live += change
+        // Swapped in through the runs' buffer: reading the old element to compare it with nil retained and
+        // released it, and every access through `runs[run]` checked again that the runs were unique.
+        var element = object
+        let change = runs.withUnsafeMutableBufferPointer { runs in
+            swap(&element, &runs[run].objects[index])
+            let change = (object == nil ? 0 : 1) - (element == nil ? 0 : 1)
+            runs[run].live += change
+            if change != 0, runs[run].live == 0, runs[run].objects.count > Self.keptRunRoom { runs[run].objects = [] }
+            return change
+        }
         runCount += change
-        if runs[run].live == 0 { runs[run].objects = [] }
     }
 
     // MARK: Table

@@ -59,10 +59,10 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     package let selectRowSQL: String
     /// The result position of each column `selectRowSQL` reads.
     package let rowColumnPositions: [String: Int]
-    /// `t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.<every column of the table>`: reads whole rows of any entity of
-    /// the hierarchy (to load the members of a relationship together).
+    /// `t0.Z_ENT, t0.Z_PK`, the table's last column, `t0.Z_OPT`, then its other columns in table order:
+    /// reads whole rows of any entity of the hierarchy (to load the members of a relationship together).
     package let tableColumnsSQL: String
-    /// `Z_ENT, Z_PK, Z_OPT` and every column of the table: what `tableColumnsSQL` reads.
+    /// `Z_ENT, Z_PK`, the table's last column, `Z_OPT`, then the others: what `tableColumnsSQL` reads.
     package let tableColumns: [String]
     /// `tableColumnsSQL` and `selectRowSQL` in PostgreSQL's dialect (names quoted, `$1`), written once.
     let postgresTableColumnsSQL: String
@@ -167,7 +167,12 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         rowColumns = columns
         selectRowSQL = "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"
         rowColumnPositions = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let tableColumns = ["Z_ENT", "Z_PK", "Z_OPT"] + (schema.table(named: mapping.tableName)?.columns.map(\.name) ?? [])
+        // The table's last column comes right after the key: SQLite decodes a row's header only as far as
+        // the columns asked so far, so asking the last one early decodes it in one pass, where reading in
+        // table order resumed the decoding at every column (a fifth of the cost of stepping a row).
+        var dataColumns = schema.table(named: mapping.tableName)?.columns.map(\.name) ?? []
+        if let last = dataColumns.popLast() { dataColumns.insert(last, at: 0) }
+        let tableColumns = ["Z_ENT", "Z_PK"] + dataColumns.prefix(1) + ["Z_OPT"] + dataColumns.dropFirst()
         self.tableColumns = tableColumns
         let postgres = SQLDialect.postgres
         postgresTableColumnsSQL = tableColumns.map { postgres.column("t0", $0) }.joined(separator: ", ")

@@ -87,17 +87,17 @@ extension ManagedObject {
 
     /// An Integer 16 attribute.
     public func cdqiInt16(at index: Int) -> Int16? {
-        cdqiInteger(cdqiAttributeValue(at: index)).flatMap { Int16(exactly: $0) }
+        cdqiInteger(at: index).flatMap { Int16(exactly: $0) }
     }
 
     /// An Integer 32 attribute.
     public func cdqiInt32(at index: Int) -> Int32? {
-        cdqiInteger(cdqiAttributeValue(at: index)).flatMap { Int32(exactly: $0) }
+        cdqiInteger(at: index).flatMap { Int32(exactly: $0) }
     }
 
     /// An Integer 64 attribute.
     public func cdqiInt64(at index: Int) -> Int64? {
-        cdqiInteger(cdqiAttributeValue(at: index))
+        cdqiInteger(at: index)
     }
 
     /// A Double attribute.
@@ -216,6 +216,19 @@ extension ManagedObject {
     /// Sets a URI attribute.
     public func cdqiSetURL(_ value: URL?, at index: Int) {
         cdqiSetAttributeValue(value.map(StoredValue.uri) ?? .null, at: index)
+    }
+
+    /// The integer attribute at `index`, read in its slot when the object is loaded (as
+    /// ``cdqiAttributeValue(at:)`` and ``cdqiInteger(_:)`` read it otherwise): copying the stored value
+    /// out of the slot, then destroying the copy, cost more than the read itself.
+    private func cdqiInteger(at index: Int) -> Int64? {
+        guard isLoaded, index >= 0, index < attributeValues.count else { return cdqiInteger(cdqiAttributeValue(at: index)) }
+        switch attributeValues[index] {
+        case .integer(let value): return value
+        case .bool(let value): return value ? 1 : 0
+        case .double(let value): return Int64(exactly: value)
+        default: return nil
+        }
     }
 
     private func cdqiInteger(_ value: StoredValue) -> Int64? {

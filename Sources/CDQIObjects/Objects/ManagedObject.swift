@@ -88,28 +88,50 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         context?.adopt(self)
     }
 
+    /// The class, among this class and its ancestors, that declares no stored property, initializer or
+    /// `deinit` beyond those of ``ManagedObject``, so that a fetch cursor may reuse an object it walked
+    /// as another row's object rather than free it and make a new one (see ``FetchCursor``).
+    ///
+    /// `ManagedObject` returns itself, and so does each class `cdqi` generates (its typed properties are
+    /// computed over the object's slots, and an extension cannot add stored properties or a `deinit`).
+    /// A class written by hand inherits its superclass's answer, which is not itself: its objects are
+    /// always made anew. Leave it alone in classes of your own.
+    open class var cdqiReusableClass: ManagedObject.Type { ManagedObject.self }
+
+    /// Whether objects of `type` may be reused as shells (see ``cdqiReusableClass``).
+    static func reusesShells(_ type: ManagedObject.Type) -> Bool {
+        ObjectIdentifier(type.cdqiReusableClass) == ObjectIdentifier(type)
+    }
+
     /// Whether a fetch cursor may reuse this object, which it has just unregistered, as the shell of
     /// another row's object instead of freeing it: nothing else can reach it (no strong, weak or
-    /// unowned reference besides `self`'s holder), and it is of the base class, so that no subclass's
-    /// initializer, stored properties or `deinit` are skipped.
+    /// unowned reference besides `self`'s holder), and its class adds nothing to the base class (see
+    /// ``cdqiReusableClass``), so that no initializer, stored property or `deinit` is skipped.
     ///
     /// The caller's reference must be the only strong one (checked with `isKnownUniquelyReferenced`),
     /// and the object must have no changes (checked by the caller, which needs to know anyway).
     var isReusableShell: Bool {
         // A weak reference gives the object a side table whose weak count is above 1; an unowned one
         // raises the unowned count above 1. Either could see the shell become another row's object.
-        type(of: self) == ManagedObject.self && _getWeakRetainCount(self) <= 1 && _getUnownedRetainCount(self) <= 1
+        ManagedObject.reusesShells(type(of: self)) && _getWeakRetainCount(self) <= 1 && _getUnownedRetainCount(self) <= 1
     }
 
-    /// Turns an unregistered shell (see ``isReusableShell``) into a fault for `objectID` belonging to
-    /// `context` (which registers it), as if it had just been made with
-    /// ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place.
-    func becomeShell(for objectID: ManagedObjectID, in context: ManagedObjectContext) {
-        self.objectID = objectID
+    /// Turns an unregistered shell (see ``isReusableShell``) into a fault for the row `key` of `layout`
+    /// in the store `storeIdentifier`, belonging to the context it was unregistered from (which registers it again), as if it had just been made
+    /// with ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place, and
+    /// so is its context: a shell is reused only by the context that unregistered it, and setting the
+    /// same unowned reference again cost a retain and a release per row.
+    func becomeShell(forKey key: Int64, of layout: EntityLayout, storeIdentifier: String) {
+        // Usually the ID already names this entity and store: only its key changes, in place (a new ID
+        // copied over the old one retained and released both of its references).
+        if objectID.entity === layout && objectID.storeIdentifier == storeIdentifier {
+            objectID.identity = .primaryKey(key)
+        } else {
+            objectID = ManagedObjectID(entity: layout, storeIdentifier: storeIdentifier, primaryKey: key)
+        }
         isLoaded = false
         insertedFlag = false
         deletedFlag = false
-        managedObjectContext = context
         toOneValues = ToOneSlots()
         toManyValues = []
         originalAttributes.removeAll()

@@ -15,7 +15,9 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The store's UUID (empty for a temporary ID).
     public let storeIdentifier: String
     /// The primary key or temporary identifier.
-    public let identity: ObjectReference.Identity
+    // Settable inside the package so that an object shell reused by a fetch cursor takes another row's
+    // key in place (see ``ManagedObject/becomeShell(forKey:of:storeIdentifier:)``).
+    public internal(set) var identity: ObjectReference.Identity
 
     init(entity: EntityLayout, storeIdentifier: String, primaryKey: Int64) {
         self.entity = entity

@@ -17,9 +17,12 @@
     @usableFromInline var currentNumber = -1
     @usableFromInline var currentLayout: EntityLayout?
     private var currentType: ManagedObject.Type = ManagedObject.self
-    /// Unregistered objects that nothing else holds (see ``ManagedObject/isReusableShell``), reused
-    /// for rows not registered yet instead of making new objects: a fetch cursor hands over the
-    /// objects of the batch it walked.
+    /// Whether objects of `currentType` may be made from ``shells`` (see ``ManagedObject/cdqiReusableClass``).
+    private var currentTypeReusesShells = true
+    /// Unregistered objects of this reader's context that nothing else holds (see
+    /// ``ManagedObject/isReusableShell``), reused for rows not registered yet instead of making new
+    /// objects: a fetch cursor hands over the objects of the batch it walked. They still name the
+    /// context (see ``ManagedObject/becomeShell(forKey:of:storeIdentifier:)``).
     var shells: [ManagedObject] = []
 
     package init(context: ManagedObjectContext) {
@@ -74,6 +77,7 @@
         currentNumber = number
         currentLayout = layout
         currentType = context.coordinator.objectClass(for: layout)
+        currentTypeReusesShells = ManagedObject.reusesShells(currentType)
         return true
     }
 
@@ -84,12 +88,11 @@
         _ layout: EntityLayout, number: Int, key: Int64
     ) -> (registered: (object: ManagedObject, isNew: Bool), fills: Bool) {
         let registered: (object: ManagedObject, isNew: Bool)
-        if let shell = shells.last, currentType == ManagedObject.self, shell.entity === layout,
+        if currentTypeReusesShells, let shell = shells.last, shell.entity === layout, type(of: shell) == currentType,
             context.registered.object(root: layout.rootNumber, key: key) == nil
         {
             shells.removeLast()
-            let id = ManagedObjectID(entity: layout, storeIdentifier: context.coordinator.storeIdentifier, primaryKey: key)
-            shell.becomeShell(for: id, in: context)
+            shell.becomeShell(forKey: key, of: layout, storeIdentifier: context.coordinator.storeIdentifier)
             context.registered.insert(shell, root: layout.rootNumber, key: key)
             registered = (shell, true)
         } else {

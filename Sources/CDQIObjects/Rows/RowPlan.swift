@@ -84,18 +84,23 @@ import CDQIPredicate
             values = attributeValues(in: statement)
             return
         }
-        var position = 0
-        if !readsEverySlotInOrder {
-            while position < attributeCount {
-                values[position] = .null
+        // Through one buffer: each write to the array itself checked that it was unique.
+        values.withUnsafeMutableBufferPointer { slots in
+            var position = 0
+            if !readsEverySlotInOrder {
+                while position < slots.count {
+                    slots[position] = .null
+                    position += 1
+                }
+                position = 0
+            }
+            while position < attributes.count {
+                let attribute = attributes[position]
+                if attribute.index < slots.count {
+                    slots[attribute.index] = statement.attributeValue(attribute.position, type: attribute.type)
+                }
                 position += 1
             }
-            position = 0
-        }
-        while position < attributes.count {
-            let attribute = attributes[position]
-            values[attribute.index] = statement.attributeValue(attribute.position, type: attribute.type)
-            position += 1
         }
     }
 

@@ -7,6 +7,7 @@ import Foundation
 /// The objects of entity Client (generated: do not edit).
 nonisolated final class Client: ManagedObject {
     class var cdqiEntityName: String { "Client" }
+    override class var cdqiReusableClass: ManagedObject.Type { Client.self }
 
     var fullName: String {
         get { cdqiString(at: 0) ?? "" }

@@ -7,6 +7,7 @@ import Foundation
 /// The objects of entity Purchase (generated: do not edit).
 nonisolated final class Purchase: ManagedObject {
     class var cdqiEntityName: String { "Purchase" }
+    override class var cdqiReusableClass: ManagedObject.Type { Purchase.self }
 
     var comment: String? {
         get { cdqiString(at: 0) }
