@@ -12,9 +12,8 @@ package enum SQLBinding: Hashable {
     /// The request's fetch limit, or NULL for none (PostgreSQL's `LIMIT NULL`).
     case limitOrNull
 
-    /// The value to bind for a request with these constants. Always inlined: every count and fetch of
-    /// a cached shape resolves each binding, and the call cost more than the work.
-    @inlinable @inline(__always) package func resolve(constants: [StoredValue], request: FetchRequest) -> StoredValue {
+    /// The value to bind for a request with these constants.
+    @inlinable package func resolve(constants: [StoredValue], request: FetchRequest) -> StoredValue {
         switch self {
         case .value(let value):
             return value
