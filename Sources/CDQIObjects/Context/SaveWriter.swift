@@ -52,13 +52,10 @@ import CDQIPredicate
                 throw StaleRow()
             }
         }
-        // Unretained: the lists hold every object for the save (a retain and release per row). Copies of
-        // the plan's lists, walked while the writer changes itself.
-        let (inserted, updated) = (plan.inserted, plan.updated)
-        try inserted.forEachUnretained { (_, object) throws(any Error) in try insertRow(of: object) }
-        try updated.forEachUnretained { (_, object) throws(any Error) in
+        for object in plan.inserted { try insertRow(of: object) }
+        for object in plan.updated {
             if let resolutions {
-                guard case .write(let values, let base, let expected)? = resolutions[ObjectIdentifier(object)] else { return }
+                guard case .write(let values, let base, let expected)? = resolutions[ObjectIdentifier(object)] else { continue }
                 changes.collect(values, against: base, layout: object.entity)
                 guard try writeUpdate(of: object, attributeValues: values.attributes, expected: expected) else {
                     throw ContextError.mergeConflicts([
