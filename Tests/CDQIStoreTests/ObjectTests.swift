@@ -94,6 +94,29 @@ struct ObjectTests {
         }
     }
 
+    @Test("a class registered after a context made faults of the entity makes its later faults")
+    func registrationAfterFaults() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        try ContextTestSupport.insert(writer, "Employee", ["firstName": "Ada", "lastName": "L"])
+        try ContextTestSupport.insert(writer, "Employee", ["firstName": "Alan", "lastName": "T"])
+        try writer.save()
+
+        let context = ManagedObjectContext(coordinator: coordinator)
+        func fault(_ key: Int) throws -> ManagedObject {
+            let uri = "x-coredata://\(coordinator.storeIdentifier)/Employee/p\(key)"
+            return context.object(with: try #require(context.objectID(forURIString: uri)))
+        }
+        // Nothing registered yet: the first fault is a plain object (the context keeps that answer).
+        #expect(try !(fault(1) is CompanyEmployee))
+        coordinator.register(CompanyEmployee.self, forEntityName: "Employee")
+        // The registration is seen by the same context's next fault of the entity.
+        let second = try fault(2)
+        #expect(second is CompanyEmployee)
+        #expect(try second.value(forKey: "firstName") as? String == "Alan")
+    }
+
     @Test("the in-memory predicate evaluator reads managed objects, faults included")
     func predicates() throws {
         let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")

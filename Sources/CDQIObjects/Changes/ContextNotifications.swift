@@ -68,7 +68,7 @@ extension ManagedObjectContext {
     func announce(_ change: ObjectsDidChange) {
         guard !change.isEmpty else { return }
         for observer in changeObservers.compactMap(\.observer) { observer.context(self, didChange: change) }
-        var info: [AnyHashable: Any] = [:]
+        var info = Self.userInfo()
         func put(_ key: NotificationKey, _ objects: Set<ManagedObject>) {
             if !objects.isEmpty { info[key.rawValue] = objects }
         }
@@ -97,6 +97,11 @@ extension ManagedObjectContext {
         }
     }
 
+    /// An empty user info with room to spare: its keys are `AnyHashable` strings, which compare slowly
+    /// when two land in the same bucket, and a table a quarter full makes that rare (every save posts
+    /// two of these).
+    private static func userInfo() -> [AnyHashable: Any] { Dictionary(minimumCapacity: 16) }
+
     func announceWillSave() {
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self, userInfo: nil)
         if changeStreams.hasSubscribers { changeStreams.yield(.willSave) }
@@ -108,14 +113,12 @@ extension ManagedObjectContext {
         _ changes: SaveChanges, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
         posted: PostedObjectSets
     ) {
-        NotificationCenter.default.post(
-            name: Self.didSaveObjectsNotification, object: self,
-            userInfo: [
-                NotificationKey.insertedObjects.rawValue: PostedObjectSets.set(of: inserted, reusing: posted.inserted),
-                NotificationKey.updatedObjects.rawValue: PostedObjectSets.set(of: updated, reusing: posted.updated),
-                NotificationKey.deletedObjects.rawValue: Set(deleted),
-                NotificationKey.saveChanges.rawValue: changes,
-            ])
+        var info = Self.userInfo()
+        info[NotificationKey.insertedObjects.rawValue] = PostedObjectSets.set(of: inserted, reusing: posted.inserted)
+        info[NotificationKey.updatedObjects.rawValue] = PostedObjectSets.set(of: updated, reusing: posted.updated)
+        info[NotificationKey.deletedObjects.rawValue] = Set(presized: deleted)
+        info[NotificationKey.saveChanges.rawValue] = changes
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
         if changeStreams.hasSubscribers { changeStreams.yield(.didSave(changes)) }
         for observer in changeObservers.compactMap(\.observer) { observer.context(self, didSave: changes) }
     }

@@ -89,8 +89,10 @@ extension ManagedObjectContext {
         var change = ObjectsDidChange()
         var seen = Set<ObjectIdentifier>()
         // A save's inserted and updated objects, gathered first so that each set is built at its size
-        // (no growing and rehashing as it fills).
-        var newlyInserted: [ManagedObject] = [], snapshotUpdated: [ManagedObject] = []
+        // (no growing and rehashing as it fills). Unretained: the touched list keeps them alive until
+        // the sets hold them, and the lists are only compared by identity after that (no retain and
+        // release per object, when listed and when the lists are freed).
+        var newlyInserted: [Unmanaged<ManagedObject>] = [], snapshotUpdated: [Unmanaged<ManagedObject>] = []
         if !recording {
             // Room for every touched object in either list: no growing and copying as they fill.
             newlyInserted.reserveCapacity(touched.values.count)
@@ -104,7 +106,7 @@ extension ManagedObjectContext {
             let processed = hasProcessedStates && processedStates[key] != nil
             if !recording, object.insertedFlag, !processed {
                 // New since the last processing: inserted unless deleted again.
-                if object.managedObjectContext === self && !object.deletedFlag { newlyInserted.append(object) }
+                if object.managedObjectContext === self && !object.deletedFlag { newlyInserted.append(.passUnretained(object)) }
                 return
             }
             if !recording, !processed, object.isLoaded, !object.insertedFlag, !object.deletedFlag,
@@ -114,7 +116,7 @@ extension ManagedObjectContext {
                 // originals, without building both states (the same answer, at a fraction of the cost).
                 if namesKeys, let keys = object.changedKeysSinceSnapshot() {
                     if !keys.isEmpty {
-                        snapshotUpdated.append(object)
+                        snapshotUpdated.append(.passUnretained(object))
                         change.changedKeys[key] = keys
                     }
                     return
@@ -124,11 +126,11 @@ extension ManagedObjectContext {
                     // and after `willSave()` (kept by the object until it is written), so that a save
                     // compares each object once. Only an object without one compares the rest.
                     if object.snapshotVersion != nil && object.hasPersistentChanges {
-                        snapshotUpdated.append(object)
+                        snapshotUpdated.append(.passUnretained(object))
                         return
                     }
                     if let changed = object.changedSinceSnapshot() {
-                        if changed { snapshotUpdated.append(object) }
+                        if changed { snapshotUpdated.append(.passUnretained(object)) }
                         return
                     }
                 }
@@ -156,8 +158,11 @@ extension ManagedObjectContext {
         var posted = PostedObjectSets()
         // Sets built from the lists alone are handed back with them (only a save's lists can be whole).
         let listsAreWhole = (inserted: change.inserted.isEmpty, updated: change.updated.isEmpty)
-        change.inserted.formUnion(presized: newlyInserted)
-        change.updated.formUnion(presized: snapshotUpdated)
+        // The touched list holds the unretained lists' objects until the sets do.
+        withExtendedLifetime(objects) {
+            change.inserted.formUnion(presized: newlyInserted)
+            change.updated.formUnion(presized: snapshotUpdated)
+        }
         if !recording && listsAreWhole.inserted { posted.inserted = (newlyInserted, change.inserted) }
         if !recording && listsAreWhole.updated { posted.updated = (snapshotUpdated, change.updated) }
         // Objects processed before that have left the list since: inserted then deleted, or refreshed.
@@ -219,17 +224,25 @@ extension ManagedObjectContext {
 /// list holds the same objects in the same order posts the same set in its did-save notification
 /// instead of hashing every object again.
 struct PostedObjectSets {
-    typealias Posted = (list: [ManagedObject], set: Set<ManagedObject>)
+    /// The list holds its objects unretained: the set holds each of them.
+    typealias Posted = (list: [Unmanaged<ManagedObject>], set: Set<ManagedObject>)
     var inserted: Posted?
     var updated: Posted?
 
     /// `objects` as a set: the posted set when it was built from the same objects in the same order
     /// (compared by identity, without hashing), a new set otherwise.
     static func set(of objects: [ManagedObject], reusing posted: Posted?) -> Set<ManagedObject> {
-        if let posted, posted.list.count == objects.count, zip(posted.list, objects).allSatisfy({ $0 === $1 }) {
-            return posted.set
+        if let posted, posted.list.count == objects.count, sameObjects(posted.list, objects) { return posted.set }
+        return Set(presized: objects)
+    }
+
+    /// Whether the two lists hold the same objects in the same order (by address: no retain per object).
+    private static func sameObjects(_ list: [Unmanaged<ManagedObject>], _ objects: [ManagedObject]) -> Bool {
+        var same = true
+        objects.forEachUnretained { position, object in
+            if same && list[position].toOpaque() != Unmanaged.passUnretained(object).toOpaque() { same = false }
         }
-        return Set(objects)
+        return same
     }
 }
 

@@ -137,7 +137,8 @@ extension ManagedObjectContext {
     /// over each list: a save of many objects walks more memory than the caches hold.
     private func finish(_ plan: SavePlan, _ result: SaveResult) -> SaveChanges {
         let storeIdentifier = coordinator.storeIdentifier
-        for object in plan.inserted {
+        // Unretained: the plan's lists hold every object for the call (a retain and release per object).
+        plan.inserted.forEachUnretained { _, object in
             if let key = object.allocatedKey {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
@@ -156,14 +157,14 @@ extension ManagedObjectContext {
         }
         // Conflict resolution's outcomes are rare: looked up only when there are some.
         let resolvedConflicts = !(result.rolledBack.isEmpty && result.merged.isEmpty && result.versions.isEmpty)
-        for object in plan.updated {
+        plan.updated.forEachUnretained { _, object in
             var version = (object.snapshotVersion ?? 0) + 1
             var merged: RowValues?
             if resolvedConflicts {
                 let id = ObjectIdentifier(object)
                 if result.rolledBack.contains(id) {
                     object.turnIntoFault()
-                    continue
+                    return
                 }
                 merged = result.merged[id]
                 version = result.versions[id] ?? version

@@ -39,6 +39,9 @@ public final class ManagedObjectContext {
         (
             type: ObjectIdentifier, registrations: Int, layout: EntityLayout, objectClass: ManagedObject.Type
         )?
+    /// The class ``registeredObject(of:key:type:)`` worked out last for a layout (faults come in runs of
+    /// one entity: a to-one read for each fetched row), under the coordinator's registration count.
+    private var lastFaultClass: (layout: EntityLayout, registrations: Int, objectClass: ManagedObject.Type)?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
     /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
@@ -144,7 +147,7 @@ public final class ManagedObjectContext {
         // Made outside any access to the registry: a subclass's initializer is the user's code (and if
         // it registered an object for this ID meanwhile, that one stays).
         let adoptionsBefore = adoptions
-        let object = coordinator.objectClass(for: layout).init(entity: layout, objectID: id, context: nil)
+        let object = faultClass(for: layout).init(entity: layout, objectID: id, context: nil)
         if adoptions != adoptionsBefore, let registeredMeanwhile = registered[id] { return (registeredMeanwhile, false) }
         object.managedObjectContext = self
         registered[id] = object
@@ -159,7 +162,7 @@ public final class ManagedObjectContext {
     ) -> (object: ManagedObject, isNew: Bool) {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
         let adoptionsBefore = adoptions
-        let object = (type ?? coordinator.objectClass(for: layout)).init(
+        let object = (type ?? faultClass(for: layout)).init(
             entity: layout, objectID: ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key),
             context: nil)
         if adoptions != adoptionsBefore, let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) {
@@ -168,6 +171,16 @@ public final class ManagedObjectContext {
         object.managedObjectContext = self
         registered.insert(object, root: layout.rootNumber, key: key)
         return (object, true)
+    }
+
+    /// ``PersistentStoreCoordinator/objectClass(for:)``, the last answer reused while no class was
+    /// registered since (the coordinator's look-up takes a lock and hashes the entity for each fault).
+    private func faultClass(for layout: EntityLayout) -> ManagedObject.Type {
+        let registrations = coordinator.registrationCount
+        if let last = lastFaultClass, last.layout === layout, last.registrations == registrations { return last.objectClass }
+        let objectClass = coordinator.objectClass(for: layout)
+        lastFaultClass = (layout, registrations, objectClass)
+        return objectClass
     }
 
     /// Registers an object made directly with this context (see ``ManagedObject/init(entity:objectID:context:)``)

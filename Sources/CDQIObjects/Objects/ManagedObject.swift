@@ -380,7 +380,7 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// instructions instead of a hasher made, fed and finished per object (a notification's sets hold
     /// every object a save wrote, and hashing them cost as much as the rest of filling them). Equal
     /// objects are the same object, so they hash alike.
-    public func _rawHashValue(seed: Int) -> Int {
+    public final func _rawHashValue(seed: Int) -> Int {
         // Wrapping arithmetic is the mixing itself: no value here comes from input.
         var bits = UInt64(UInt(bitPattern: ObjectIdentifier(self))) ^ UInt64(UInt(bitPattern: seed))
         bits = (bits ^ (bits >> 30)) &* 0xbf58_476d_1ce4_e5b9

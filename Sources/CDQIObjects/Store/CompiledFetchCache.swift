@@ -21,7 +21,14 @@ package final class CompiledFetchCache {
         package let sql: String
         package let bindings: [SQLBinding]
         /// The store's prepared statement (the SQLite store's `SQLiteStatement`).
-        package var statement: AnyObject?
+        package var statement: AnyObject? {
+            get { preparedStatement }
+            set { preparedStatement = newValue }
+        }
+        /// Unchecked at run time: an entry belongs to one store connection, used by one caller at a
+        /// time (the check cost as much as binding a count's constants). Behind ``statement``, so that
+        /// other modules' accesses go through this module, where the attribute applies.
+        @exclusivity(unchecked) private var preparedStatement: AnyObject?
 
         init(sql: String, bindings: [SQLBinding]) {
             self.sql = sql
@@ -65,14 +72,15 @@ package final class CompiledFetchCache {
         for request: FetchRequest, shape: FetchSQLBuilder.Shape, storeIdentifier: String
     ) -> (Entry, [StoredValue])? {
         guard let last else { return nil }
-        let key = last.key, entry = last.entry
-        guard key.entityName == request.entityName, key.shape == shape,
-            key.includesSubentities == request.includesSubentities,
-            key.hasWindow == request.hasWindow,
-            key.sortDescriptors == request.sortDescriptors
+        // Each part of the key is read in place: copying the whole key (its strings, arrays and
+        // predicate) and destroying the copy cost more than the comparisons, on every count and fetch.
+        guard last.key.entityName == request.entityName, last.key.shape == shape,
+            last.key.includesSubentities == request.includesSubentities,
+            last.key.hasWindow == request.hasWindow,
+            last.key.sortDescriptors == request.sortDescriptors
         else { return nil }
-        var matcher = PredicateShapeMatcher(classes: key.classes, storeIdentifier: storeIdentifier)
-        switch (request.predicate, key.predicate) {
+        var matcher = PredicateShapeMatcher(classes: last.key.classes, storeIdentifier: storeIdentifier)
+        switch (request.predicate, last.key.predicate) {
         case (nil, nil):
             break
         case let (predicate?, template?):
@@ -81,7 +89,7 @@ package final class CompiledFetchCache {
             return nil
         }
         guard matcher.isCacheable, matcher.isComplete else { return nil }
-        return (entry, matcher.constants)
+        return (last.entry, matcher.constants)
     }
 
     package var count: Int { entries.count }

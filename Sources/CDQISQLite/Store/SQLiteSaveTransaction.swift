@@ -101,9 +101,9 @@ final class SQLiteSaveTransaction: SaveTransaction {
     func updateRow(
         of layout: EntityLayout, key: Int64, changes: RowChanges, attributeValues: [StoredValue], expected: Int64
     ) throws -> Bool {
-        let statement = try updateStatement(for: layout, changes: changes)
-        var parameters = statement
-        let position = try changes.bind(to: &parameters, layout: layout, attributeValues: attributeValues)
+        // Bound in place (a second reference to bind through cost a retain and release per row).
+        var statement = try updateStatement(for: layout, changes: changes)
+        let position = try changes.bind(to: &statement, layout: layout, attributeValues: attributeValues)
         try statement.bind(expected + 1, at: position)
         try statement.bind(key, at: position + 1)
         try statement.bind(expected, at: position + 2)
