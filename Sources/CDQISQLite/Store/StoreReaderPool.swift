@@ -1,8 +1,6 @@
 import CDQIObjects
-import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// Read-only connections to a store file in WAL mode, beside its one writer: fetches, counts,
 /// dictionary fetches, faults and prefetches of different contexts run on different readers at the
@@ -10,45 +8,30 @@ import Synchronization
 /// statement reads the last state committed when it started).
 ///
 /// Readers are opened on demand, up to `capacity`; a read that finds every reader busy waits for one
-/// to be returned. It is `Sendable`: the free list and the counts live in `state`, only touched while
-/// holding its lock, and a reader is used by the one caller that took it until it is put back.
+/// to be returned. It is `Sendable`: the free list and the count are only touched while holding
+/// `condition`'s lock, and a reader is used by the one caller that took it until it is put back.
 package final class StoreReaderPool: @unchecked Sendable {
     /// The most readers open at once.
     let capacity: Int
     private let writer: SQLiteStore
-    /// What the pool holds. A `Mutex` rather than a lock with a condition: every count, fetch and
-    /// fault takes a reader and gives it back, and an uncontended `Mutex` costs a fraction of locking
-    /// and unlocking `NSCondition` twice. Waiting for a reader goes through `readerReturned` instead.
-    private let state = Mutex(State())
-    /// Signalled once for each caller that registered in ``State/waiting`` and was taken off it by
-    /// a reader returned or a place freed (a semaphore keeps a signal given before its waiter waits,
-    /// so none is lost between unlocking `state` and waiting).
-    private let readerReturned = DispatchSemaphore(value: 0)
+    private let condition = NSCondition()
+    // The state below skips the run-time exclusivity check: every access holds `condition`'s lock, so
+    // none overlaps another, and the checks cost more than the rest of taking and giving back a reader
+    // (every count, fetch and fault takes one).
+    /// Guarded by `condition`: readers not in use, each with the logger setting (``logSQL(to:)``'s
+    /// count) it traces with; a reader catches up when it is next taken.
+    @exclusivity(unchecked) private var free: [FreeReader] = []
+    /// Guarded by `condition`: readers open (in use or free), plus those being opened.
+    @exclusivity(unchecked) private var opened = 0
+    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``) and how many times it
+    /// was set.
+    @exclusivity(unchecked) private var logger: Logger?
+    @exclusivity(unchecked) private var loggerVersion = 0
+    /// Guarded by `condition`: how many callers wait for a reader (a reader given back signals only then).
+    @exclusivity(unchecked) private var waiting = 0
 
-    private struct State {
-        /// Readers not in use, each with the logger setting (``logSQL(to:)``'s count) it traces with;
-        /// a reader catches up when it is next taken.
-        var free: [FreeReader] = []
-        /// Readers open (in use or free), plus those being opened.
-        var opened = 0
-        /// The SQL logger readers trace to (``logSQL(to:)``) and how many times it was set.
-        var logger: Logger?
-        var loggerVersion = 0
-        /// How many callers wait for a reader and have not been signalled yet.
-        var waiting = 0
-
-        /// Takes one waiting caller off the list; whether one was there (to be signalled).
-        mutating func releaseWaiter() -> Bool {
-            guard waiting > 0 else { return false }
-            waiting -= 1
-            return true
-        }
-    }
-
-    /// A reader not in use and the logger setting it traces with. Handed from the caller that used it to
-    /// the next one through `state` (unchecked: a reader is used by one caller at a time, as the pool's
-    /// contract says).
-    private struct FreeReader: @unchecked Sendable {
+    /// A reader not in use and the logger setting it traces with.
+    private struct FreeReader {
         let reader: SQLiteStore
         let loggerVersion: Int
     }
@@ -81,12 +64,12 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// to end: a cursor's context fetches while the cursor is open, on the same thread, and would wait
     /// forever if the cursor held the last reader.
     func lease() throws(StoreError) -> StoreReaderLease {
-        let (taken, wake): (FreeReader?, Bool) = state.withLock { state in
-            guard let taken = state.free.popLast() else { return (nil, false) }
-            state.opened -= 1
-            return (taken, state.releaseWaiter())
+        let taken: FreeReader? = condition.withLock {
+            guard let taken = free.popLast() else { return nil }
+            opened -= 1
+            if waiting > 0 { condition.signal() }
+            return taken
         }
-        if wake { readerReturned.signal() }
         // A leased reader leaves the pool; it keeps the logger setting it has.
         if let taken { return StoreReaderLease(reader: taken.reader, loggerVersion: taken.loggerVersion, pool: self) }
         return StoreReaderLease(reader: try SQLiteStore(readerOf: writer), loggerVersion: 0, pool: self)
@@ -95,96 +78,77 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// Takes back a leased reader: it joins the free readers when fewer than `capacity` are open, and is
     /// closed otherwise.
     func takeBack(_ reader: SQLiteStore, loggerVersion: Int) {
-        let returned = FreeReader(reader: reader, loggerVersion: loggerVersion)
-        let wake = state.withLock { state in
-            guard state.opened < capacity else { return false }
-            state.opened += 1
-            state.free.append(returned)
-            return state.releaseWaiter()
+        condition.withLock {
+            guard opened < capacity else { return }
+            opened += 1
+            free.append(FreeReader(reader: reader, loggerVersion: loggerVersion))
+            if waiting > 0 { condition.signal() }
         }
-        if wake { readerReturned.signal() }
     }
 
     /// Closes every reader not in use. The owner calls it before its writer closes, so that the writer
     /// is the file's last connection: closing it then checkpoints the WAL and removes the `-wal` and
     /// `-shm` files, which a read-only connection closing last cannot do.
     func closeFreeReaders() {
-        state.withLock { state in
-            state.opened -= state.free.count
-            state.free.removeAll()
+        condition.withLock {
+            opened -= free.count
+            free.removeAll()
         }
     }
 
     /// Logs the SQL of every reader to `logger` (or stops, with `nil`), each from the next time it is taken.
     func logSQL(to logger: Logger?) {
-        state.withLock { state in
-            state.logger = logger
-            state.loggerVersion += 1
+        condition.withLock {
+            self.logger = logger
+            loggerVersion += 1
         }
     }
 
     /// The number of readers open now.
     var openCount: Int {
-        state.withLock { $0.opened }
+        condition.withLock { opened }
     }
 
     /// A reader for one read, brought up to the current logger setting (it traces with the setting
     /// it carries).
     private func take() throws(StoreError) -> FreeReader {
-        while true {
-            let step: TakeStep = state.withLock { state in
-                if let taken = state.free.popLast() {
-                    // The logger is copied only for a reader that must catch up (a rare event).
-                    guard taken.loggerVersion != state.loggerVersion else { return .taken(taken) }
-                    return .catchUp(taken, state.logger, state.loggerVersion)
-                }
-                guard state.opened >= capacity else {
-                    state.opened += 1
-                    return .open(state.logger, state.loggerVersion)
-                }
-                state.waiting += 1
-                return .wait
-            }
-            switch step {
-            case .taken(let taken):
-                return taken
-            case .catchUp(let taken, let logger, let version):
-                taken.reader.connection.trace(to: logger)
-                return FreeReader(reader: taken.reader, loggerVersion: version)
-            case .open(let logger, let version):
-                do {
-                    let reader = try SQLiteStore(readerOf: writer)
-                    if version != 0 { reader.connection.trace(to: logger) }
-                    return FreeReader(reader: reader, loggerVersion: version)
-                } catch {
-                    let wake = state.withLock { state in
-                        state.opened -= 1
-                        return state.releaseWaiter()
-                    }
-                    if wake { readerReturned.signal() }
-                    throw error
-                }
-            case .wait:
-                // Woken by a reader given back or a place freed; another caller may have taken it
-                // first, in which case this one registers and waits again.
-                readerReturned.wait()
-            }
+        condition.lock()
+        while free.isEmpty && opened >= capacity {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
         }
-    }
-
-    /// What ``take()`` found under the lock.
-    private enum TakeStep {
-        case taken(FreeReader)
-        case catchUp(FreeReader, Logger?, Int)
-        case open(Logger?, Int)
-        case wait
+        if let taken = free.popLast() {
+            // The logger is copied only for a reader that must catch up (a rare event).
+            guard taken.loggerVersion != loggerVersion else {
+                condition.unlock()
+                return taken
+            }
+            let (logger, version) = (self.logger, loggerVersion)
+            condition.unlock()
+            taken.reader.connection.trace(to: logger)
+            return FreeReader(reader: taken.reader, loggerVersion: version)
+        }
+        opened += 1
+        let (logger, version) = (self.logger, loggerVersion)
+        condition.unlock()
+        do {
+            let reader = try SQLiteStore(readerOf: writer)
+            if version != 0 { reader.connection.trace(to: logger) }
+            return FreeReader(reader: reader, loggerVersion: version)
+        } catch {
+            condition.withLock {
+                opened -= 1
+                if waiting > 0 { condition.signal() }
+            }
+            throw error
+        }
     }
 
     private func give(_ taken: FreeReader) {
-        let wake = state.withLock { state in
-            state.free.append(taken)
-            return state.releaseWaiter()
+        condition.withLock {
+            free.append(taken)
+            if waiting > 0 { condition.signal() }
         }
-        if wake { readerReturned.signal() }
     }
 }
