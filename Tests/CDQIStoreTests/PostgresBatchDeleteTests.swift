@@ -405,29 +405,14 @@ struct PostgresBatchDeleteTests {
                 let go = folder.appendingPathComponent("go\(round)")
                 var processes: [(Process, URL)] = []
                 defer { for (process, _) in processes where process.isRunning { process.terminate() } }
-                for (worker, range) in [("D000", "D059"), ("D040", "D099")].enumerated() {
-                    let output = folder.appendingPathComponent("round\(round)-worker\(worker).out")
-                    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = [
-                        "batch-delete", modelFolder.path, PostgresConcurrencyTests.urlString(schema: url.schema), range.0, range.1, go.path,
-                    ]
-                    process.standardOutput = try FileHandle(forWritingTo: output)
-                    try process.run()
-                    processes.append((process, output))
-                }
-                let ready = Date().addingTimeInterval(120)
-                while Date() < ready,
-                    processes.contains(where: { process, output in
-                        process.isRunning && !((try? String(contentsOf: output, encoding: .utf8))?.contains("READY") ?? false)
-                    })
-                {
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
-                _ = FileManager.default.createFile(atPath: go.path, contents: nil)
-                let deadline = Date().addingTimeInterval(120)
-                while Date() < deadline, processes.contains(where: { $0.0.isRunning }) { Thread.sleep(forTimeInterval: 0.02) }
+                let ranges = [("D000", "D059"), ("D040", "D099")]
+                try PostgresConcurrencyTests.runTogether(
+                    binary,
+                    ranges.map {
+                        ["batch-delete", modelFolder.path, PostgresConcurrencyTests.urlString(schema: url.schema), $0.0, $0.1, go.path]
+                    },
+                    outputs: ranges.indices.map { folder.appendingPathComponent("round\(round)-worker\($0).out") }, go: go,
+                    waiting: 120, processes: &processes)
                 var keys: [Int64] = []
                 for (worker, (process, output)) in processes.enumerated() {
                     try #require(!process.isRunning, "round \(round): worker \(worker) did not finish in 2 minutes")

@@ -51,6 +51,37 @@ struct PostgresConcurrencyTests {
     }
 
     /// The `cdqi-postgres-worker` binary, built beside the test bundle (the test target depends on it).
+    /// Starts `binary` once per argument list, each writing to its output file, waits (2 minutes at most)
+    /// until every one has printed READY, creates `go` so that they start together, and waits up to
+    /// `seconds` for them to end. Each process joins `processes` as it starts, so that the caller's
+    /// clean-up can stop any left running.
+    static func runTogether(
+        _ binary: URL, _ argumentLists: [[String]], outputs: [URL], go: URL, waiting seconds: TimeInterval,
+        processes: inout [(Process, URL)]
+    ) throws {
+        for (arguments, output) in zip(argumentLists, outputs) {
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            try process.run()
+            processes.append((process, output))
+        }
+        // Everyone has opened the store: start them together.
+        let ready = Date().addingTimeInterval(120)
+        while Date() < ready,
+            processes.contains(where: { process, output in
+                process.isRunning && !((try? String(contentsOf: output, encoding: .utf8))?.contains("READY") ?? false)
+            })
+        {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        _ = FileManager.default.createFile(atPath: go.path, contents: nil)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, processes.contains(where: { $0.0.isRunning }) { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
     static func workerBinary() throws -> URL {
         var starts: [URL] = []
         if let executable = Bundle.main.executableURL { starts.append(executable) }
@@ -127,28 +158,10 @@ struct PostgresConcurrencyTests {
         let go = folder.appendingPathComponent("go")
         var processes: [(Process, URL)] = []
         defer { for (process, _) in processes where process.isRunning { process.terminate() } }
-        for worker in 0..<workers {
-            let output = folder.appendingPathComponent("worker\(worker).out")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [model.path, url, policy, String(worker), String(rounds), go.path]
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            try process.run()
-            processes.append((process, output))
-        }
-        // Everyone has opened the store: start them together.
-        let ready = Date().addingTimeInterval(120)
-        while Date() < ready,
-            processes.contains(where: { process, output in
-                process.isRunning && !((try? String(contentsOf: output, encoding: .utf8))?.contains("READY") ?? false)
-            })
-        {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        _ = FileManager.default.createFile(atPath: go.path, contents: nil)
-        let deadline = Date().addingTimeInterval(600)
-        while Date() < deadline, processes.contains(where: { $0.0.isRunning }) { Thread.sleep(forTimeInterval: 0.02) }
+        try runTogether(
+            binary, (0..<workers).map { [model.path, url, policy, String($0), String(rounds), go.path] },
+            outputs: (0..<workers).map { folder.appendingPathComponent("worker\($0).out") }, go: go, waiting: 600,
+            processes: &processes)
         var reports = Reports()
         for (worker, (process, output)) in processes.enumerated() {
             try #require(!process.isRunning, "worker \(worker) did not finish in 10 minutes")

@@ -15,7 +15,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The store's UUID (empty for a temporary ID).
     public let storeIdentifier: String
     /// The primary key or temporary identifier.
-    // Settable inside the package so that an object shell reused by a fetch cursor takes another row's
+    // Settable inside this module (CDQIObjects) so that an object shell reused by a fetch cursor takes another row's
     // key in place (see ``ManagedObject/becomeShell(forKey:of:storeIdentifier:)``).
     public internal(set) var identity: ObjectReference.Identity
 
