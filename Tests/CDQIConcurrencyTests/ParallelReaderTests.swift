@@ -1,5 +1,6 @@
 import CoreDataQueryInterface
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CDQIObjects
@@ -110,6 +111,59 @@ struct ParallelReaderTests {
             #expect(try other.wait(seconds: 10)?.get() == 5)
             #expect(coordinator.openReaderCount == capacity)
         }
+        _ = container
+    }
+
+    @Test(
+        "many threads through few readers: none waits forever, no reader serves two at once, all come back",
+        arguments: [1, 2, 3])
+    func manyThreadsThroughFewReaders(capacity: Int) throws {
+        let (container, url, cleanUp) = try ConcurrencyFixture.fileContainer()
+        defer { cleanUp() }
+        let coordinator = try PersistentStoreCoordinator(model: try ConcurrencyFixture.model(), url: url, readerCount: capacity)
+        // Readers in use now (by identity), and the most in use at once.
+        let inUse = Mutex<(readers: Set<ObjectIdentifier>, most: Int, overlaps: Int)>(([], 0, 0))
+        let threads = (0..<8).map { _ in
+            ThreadResult {
+                var total = 0
+                for _ in 0..<400 {
+                    total += try coordinator.withReader { store in
+                        inUse.withLock { state in
+                            if !state.readers.insert(ObjectIdentifier(store)).inserted { state.overlaps += 1 }
+                            state.most = max(state.most, state.readers.count)
+                        }
+                        defer { _ = inUse.withLock { $0.readers.remove(ObjectIdentifier(store)) } }
+                        return try store.count(Self.employees)
+                    }
+                }
+                return total
+            }
+        }
+        // A lost wake-up would leave a thread waiting for a reader forever.
+        let deadline = Date().addingTimeInterval(60)
+        for thread in threads {
+            #expect(try thread.wait(seconds: max(0, deadline.timeIntervalSinceNow))?.get() == 400 * 5)
+        }
+        let state = inUse.withLock { $0 }
+        #expect(state.overlaps == 0)
+        #expect(state.most <= capacity)
+        #expect(state.readers.isEmpty)
+        #expect(coordinator.openReaderCount == capacity)
+        // Every reader came back: as many reads as readers, held at once, do not wait.
+        let held = (0..<capacity).map { _ in DispatchSemaphore(value: 0) }
+        let release = DispatchSemaphore(value: 0)
+        let holders = held.map { signal in
+            ThreadResult {
+                try coordinator.withReader { store in
+                    signal.signal()
+                    _ = release.wait(timeout: .now() + 10)
+                    return try store.count(Self.employees)
+                }
+            }
+        }
+        for signal in held { #expect(signal.wait(timeout: .now() + 10) == .success) }
+        for _ in held { release.signal() }
+        for holder in holders { #expect(try holder.wait(seconds: 10)?.get() == 5) }
         _ = container
     }
 

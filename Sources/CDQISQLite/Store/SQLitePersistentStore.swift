@@ -120,7 +120,7 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     }
 
     package func fetchDictionaries(_ request: FetchRequest) throws -> [[String: StoredValue]] {
-        try withReader { try $0.fetchDictionaries(request) }
+        try withReader(request) { try $0.fetchDictionaries($1) }
     }
 
     package func explain(_ request: FetchRequest) throws -> FetchExplanation {
@@ -130,7 +130,7 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     package func readObjects(
         _ request: FetchRequest, layout: EntityLayout, reader: inout RowObjectReader, into objects: inout [ManagedObject]
     ) throws {
-        try withReader { store in
+        try withReader(request) { store, request in
             try store.forEachRow(request, columns: layout.tableColumnsSQL) { statement in
                 objects.append(try reader.object(at: statement).object)
             }

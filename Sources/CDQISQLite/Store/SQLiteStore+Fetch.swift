@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// the SQL compiler does not accept fails before anything runs.
     public func fetchObjectReferences(_ request: FetchRequest) throws -> [ObjectReference] {
         let statement = try prepare(request, shape: .objectIDs)
-        defer { statement.reset() }
+        defer { statement.rewind() }
         var references: [ObjectReference] = []
         while try statement.step() {
             let number = Int(statement.int64(0))
@@ -48,14 +48,14 @@ extension SQLiteStore {
     /// `t0.Z_ENT, t0.Z_PK`) and hands each result row to `body`.
     func forEachRow(_ request: FetchRequest, columns: String, _ body: (SQLiteStatement) throws -> Void) throws {
         let statement = try prepare(request, shape: .rows(columns: columns))
-        defer { statement.reset() }
+        defer { statement.rewind() }
         while try statement.step() { try body(statement) }
     }
 
     /// The number of objects matching a request: as many as the fetch would return, its window included.
     public func count(_ request: FetchRequest) throws -> Int {
         let statement = try prepare(request, shape: .count)
-        defer { statement.reset() }
+        defer { statement.rewind() }
         guard try statement.step() else { return 0 }
         return Int(statement.int64(0))
     }
@@ -77,6 +77,10 @@ extension SQLiteStore {
         try fetchCache.compiled(request, shape: shape, model: model, schema: schema, storeIdentifier: metadata.uuid, dialect: .sqlite)
     }
 
+    /// The statement of a request's shape with the request's values bound. Every parameter is bound
+    /// here, so its users need only rewind it when done
+    /// (``SQLiteStatement/rewind()``): clearing the bindings too would cost more than the rest of
+    /// finishing a lookup, and SQLite holds copies of bound values, never pointers into ours.
     private func prepare(_ request: FetchRequest, shape: FetchSQLBuilder.Shape) throws -> SQLiteStatement {
         let (entry, constants) = try compiled(request, shape: shape)
         let statement: SQLiteStatement

@@ -1,6 +1,7 @@
 import CDQIObjects
 import Foundation
 import Logging
+import Synchronization
 
 /// Read-only connections to a store file in WAL mode, beside its one writer: fetches, counts,
 /// dictionary fetches, faults and prefetches of different contexts run on different readers at the
@@ -9,31 +10,45 @@ import Logging
 ///
 /// Readers are opened on demand, up to `capacity`; a read that finds every reader busy waits for one
 /// to be returned. It is `Sendable`: the free list and the count are only touched while holding
-/// `condition`'s lock, and a reader is used by the one caller that took it until it is put back.
+/// `condition`'s lock, the last reader given back waits in `lastGiven` (an atomic slot), and a reader is
+/// used by the one caller that took it until it is put back.
+///
+/// The slot is the fast path: a read that finds a reader there takes it with one atomic exchange, and
+/// a reader given back goes there with one compare-and-exchange, without the lock (a context reading
+/// alone always finds its own reader there). The lock is taken only when the slot is empty or taken,
+/// or when someone waits for a reader.
 package final class StoreReaderPool: @unchecked Sendable {
     /// The most readers open at once.
     let capacity: Int
     private let writer: SQLiteStore
     private let condition = NSCondition()
+    /// The reader given back last, if no one took it since: `Unmanaged<FreeReader>`'s bits (holding one
+    /// retain), or 0. A free reader is either here or in `free`, never both.
+    private let lastGiven = Atomic<UInt>(0)
+    /// How many callers wait for a reader. Changed only while holding `condition`'s lock; read without
+    /// it by a reader given back to the slot, which then takes the lock to signal.
+    private let waiting = Atomic<Int>(0)
+    /// How many times ``logSQL(to:)`` set the logger: a reader whose ``FreeReader/loggerVersion``
+    /// differs catches up when it is next taken. Changed only while holding `condition`'s lock.
+    private let loggerVersion = Atomic<Int>(0)
     // The state below skips the run-time exclusivity check: every access holds `condition`'s lock, so
-    // none overlaps another, and the checks cost more than the rest of taking and giving back a reader
-    // (every count, fetch and fault takes one).
-    /// Guarded by `condition`: readers not in use, each with the logger setting (``logSQL(to:)``'s
-    /// count) it traces with; a reader catches up when it is next taken.
+    // none overlaps another, and the checks cost more than the rest of taking and giving back a reader.
+    /// Guarded by `condition`: readers not in use (besides the one in `lastGiven`).
     @exclusivity(unchecked) private var free: [FreeReader] = []
     /// Guarded by `condition`: readers open (in use or free), plus those being opened.
     @exclusivity(unchecked) private var opened = 0
-    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``) and how many times it
-    /// was set.
+    /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``).
     @exclusivity(unchecked) private var logger: Logger?
-    @exclusivity(unchecked) private var loggerVersion = 0
-    /// Guarded by `condition`: how many callers wait for a reader (a reader given back signals only then).
-    @exclusivity(unchecked) private var waiting = 0
 
-    /// A reader not in use and the logger setting it traces with.
-    private struct FreeReader {
+    /// A reader and the logger setting it traces with; only its holder touches it.
+    final class FreeReader {
         let reader: SQLiteStore
-        let loggerVersion: Int
+        var loggerVersion: Int
+
+        init(reader: SQLiteStore, loggerVersion: Int) {
+            self.reader = reader
+            self.loggerVersion = loggerVersion
+        }
     }
 
     /// A pool of at most `capacity` (at least 1) readers of `writer`'s file.
@@ -64,10 +79,11 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// to end: a cursor's context fetches while the cursor is open, on the same thread, and would wait
     /// forever if the cursor held the last reader.
     func lease() throws(StoreError) -> StoreReaderLease {
+        let slotted = takeLastGiven()
         let taken: FreeReader? = condition.withLock {
-            guard let taken = free.popLast() else { return nil }
+            guard let taken = slotted ?? free.popLast() else { return nil }
             opened -= 1
-            if waiting > 0 { condition.signal() }
+            if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
             return taken
         }
         // A leased reader leaves the pool; it keeps the logger setting it has.
@@ -82,7 +98,7 @@ package final class StoreReaderPool: @unchecked Sendable {
             guard opened < capacity else { return }
             opened += 1
             free.append(FreeReader(reader: reader, loggerVersion: loggerVersion))
-            if waiting > 0 { condition.signal() }
+            if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
         }
     }
 
@@ -90,8 +106,9 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// is the file's last connection: closing it then checkpoints the WAL and removes the `-wal` and
     /// `-shm` files, which a read-only connection closing last cannot do.
     func closeFreeReaders() {
+        let slotted = takeLastGiven()
         condition.withLock {
-            opened -= free.count
+            opened -= free.count + (slotted == nil ? 0 : 1)
             free.removeAll()
         }
     }
@@ -100,7 +117,7 @@ package final class StoreReaderPool: @unchecked Sendable {
     func logSQL(to logger: Logger?) {
         condition.withLock {
             self.logger = logger
-            loggerVersion += 1
+            loggerVersion.add(1, ordering: .releasing)
         }
     }
 
@@ -110,45 +127,76 @@ package final class StoreReaderPool: @unchecked Sendable {
     }
 
     /// A reader for one read, brought up to the current logger setting (it traces with the setting
-    /// it carries).
+    /// it carries): the one in `lastGiven` if there is one, else one from `free`, else a new one, else
+    /// the first given back after a wait.
     private func take() throws(StoreError) -> FreeReader {
+        if let taken = takeLastGiven() { return caughtUp(taken) }
         condition.lock()
-        while free.isEmpty && opened >= capacity {
-            waiting += 1
-            condition.wait()
-            waiting -= 1
-        }
-        if let taken = free.popLast() {
-            // The logger is copied only for a reader that must catch up (a rare event).
-            guard taken.loggerVersion != loggerVersion else {
+        while true {
+            if let taken = free.popLast() ?? takeLastGiven() {
                 condition.unlock()
-                return taken
+                return caughtUp(taken)
             }
-            let (logger, version) = (self.logger, loggerVersion)
-            condition.unlock()
-            taken.reader.connection.trace(to: logger)
-            return FreeReader(reader: taken.reader, loggerVersion: version)
+            if opened < capacity { break }
+            // Say so before looking at the slot a last time: a reader given back to the slot after this
+            // look sees the count and signals (under the lock, so not before this waits).
+            waiting.add(1, ordering: .sequentiallyConsistent)
+            if let taken = takeLastGiven() {
+                waiting.subtract(1, ordering: .relaxed)
+                condition.unlock()
+                return caughtUp(taken)
+            }
+            condition.wait()
+            waiting.subtract(1, ordering: .relaxed)
         }
         opened += 1
-        let (logger, version) = (self.logger, loggerVersion)
         condition.unlock()
         do {
-            let reader = try SQLiteStore(readerOf: writer)
-            if version != 0 { reader.connection.trace(to: logger) }
-            return FreeReader(reader: reader, loggerVersion: version)
+            return caughtUp(FreeReader(reader: try SQLiteStore(readerOf: writer), loggerVersion: 0))
         } catch {
             condition.withLock {
                 opened -= 1
-                if waiting > 0 { condition.signal() }
+                if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
             }
             throw error
         }
     }
 
+    /// Puts a reader back: into `lastGiven` if it is empty, else into `free`; either way a waiting
+    /// caller is woken.
     private func give(_ taken: FreeReader) {
+        let retained = Unmanaged.passRetained(taken)
+        let bits = UInt(bitPattern: retained.toOpaque())
+        if lastGiven.compareExchange(expected: 0, desired: bits, ordering: .sequentiallyConsistent).exchanged {
+            // Pairs with take(): a caller that counted itself after this load looks at the slot again.
+            if waiting.load(ordering: .sequentiallyConsistent) > 0 { condition.withLock { condition.signal() } }
+            return
+        }
+        retained.release()
         condition.withLock {
             free.append(taken)
-            if waiting > 0 { condition.signal() }
+            if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
         }
+    }
+
+    /// The reader in `lastGiven`, emptying the slot, or `nil`.
+    private func takeLastGiven() -> FreeReader? {
+        let bits = lastGiven.exchange(0, ordering: .sequentiallyConsistent)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<FreeReader>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// `taken`, tracing with the current logger setting. The logger is read (under the lock) only for a
+    /// reader that must catch up, a rare event.
+    private func caughtUp(_ taken: FreeReader) -> FreeReader {
+        guard taken.loggerVersion != loggerVersion.load(ordering: .acquiring) else { return taken }
+        let (logger, version) = condition.withLock { (self.logger, loggerVersion.load(ordering: .relaxed)) }
+        taken.reader.connection.trace(to: logger)
+        taken.loggerVersion = version
+        return taken
+    }
+
+    deinit {
+        _ = takeLastGiven()
     }
 }
