@@ -144,13 +144,13 @@ struct FetchCursorTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
         request.fetchBatchSize = 100
-        let before = ReusableEmployee.made.withLock { $0 }
+        let before = ReusableEmployee.madeCount
         let cursor = try context.cursor(for: request)
         var seen: [Int32] = []
         while let object = try cursor.next() {
             seen.append(try #require(object as? ReusableEmployee).salary)
         }
-        let made = ReusableEmployee.made.withLock { $0 } - before
+        let made = ReusableEmployee.madeCount - before
         // Employee i earns 10·i: each reused object is filled from its new row.
         #expect(seen == (0..<2_500).map { (i: Int) -> Int32 in Int32(i * 10) })
         // The first batch makes 100 objects; the 24 others reuse them (at most the one object the
@@ -167,7 +167,7 @@ struct FetchCursorTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         var request = FetchRequest(entityName: "Employee")
         request.fetchBatchSize = 100
-        let before = ReusableEmployee.made.withLock { $0 }
+        let before = HandWrittenEmployee.madeCount
         let cursor = try context.cursor(for: request)
         var count = 0
         while let object = try cursor.next() {
@@ -176,7 +176,7 @@ struct FetchCursorTests {
         }
         #expect(count == 2_500)
         // It inherits `cdqiReusableClass` (ReusableEmployee), which is not its own class.
-        #expect(ReusableEmployee.made.withLock { $0 } - before == 2_500)
+        #expect(HandWrittenEmployee.madeCount - before == 2_500)
     }
 
     @Test("unsaved changes are part of the walk, as in every fetch")
@@ -319,13 +319,18 @@ final class CountedEmployee: ManagedObject {
 /// An employee class in the shape `cdqi` generates (it names itself as its reusable class); the
 /// initializer only counts the objects made, which a generated class would not do.
 class ReusableEmployee: ManagedObject {
-    static let made = Mutex(0)
+    /// Objects made, per concrete class (its subclass's tests run in parallel with this class's).
+    private static let made = Mutex<[ObjectIdentifier: Int]>([:])
     override class var cdqiReusableClass: ManagedObject.Type { ReusableEmployee.self }
 
     var salary: Int32 { cdqiInt32(at: 4) ?? -1 }
 
+    /// How many objects of exactly this class were made so far.
+    class var madeCount: Int { made.withLock { $0[ObjectIdentifier(self), default: 0] } }
+
     required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
-        ReusableEmployee.made.withLock { $0 += 1 }
+        let madeClass = ObjectIdentifier(Self.self)
+        ReusableEmployee.made.withLock { $0[madeClass, default: 0] += 1 }
         super.init(entity: entity, objectID: objectID, context: context)
     }
 }
