@@ -30,22 +30,22 @@ struct ObjectRegistryTests {
         let store = context.coordinator.storeIdentifier
         let temporaries = (0..<20).map { _ in ManagedObjectID(temporaryFor: entities[0]) }
         // Temporary IDs of another process (as parsed from a URI).
-        let foreign = (0..<5).map { _ in ManagedObjectID(entity: entities[1], storeIdentifier: "", identity: .temporary(UUID())) }
+        let foreign = (0..<5).map { _ in ManagedObjectID(entity: entities[1], store: StoreNumber(""), identity: .temporary(UUID())) }
         var generator = SplitMix(state: seed)
 
         func randomID() -> ManagedObjectID {
             switch Int.random(in: 0..<11, using: &generator) {
             case 0: return temporaries.randomElement(using: &generator) ?? temporaries[0]
             case 10: return foreign.randomElement(using: &generator) ?? foreign[0]
-            case 1: return ManagedObjectID(entity: entities[0], storeIdentifier: "OTHER", primaryKey: Int64.random(in: 1...8, using: &generator))
-            case 2: return ManagedObjectID(entity: entities[1], storeIdentifier: store, primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
+            case 1: return ManagedObjectID(entity: entities[0], store: StoreNumber("OTHER"), primaryKey: Int64.random(in: 1...8, using: &generator))
+            case 2: return ManagedObjectID(entity: entities[1], store: StoreNumber(store), primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
             default:
                 let entity = entities.randomElement(using: &generator) ?? entities[0]
-                return ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: Int64.random(in: 1...300, using: &generator))
+                return ManagedObjectID(entity: entity, store: StoreNumber(store), primaryKey: Int64.random(in: 1...300, using: &generator))
             }
         }
 
-        var registry = ObjectRegistry(storeIdentifier: store)
+        var registry = ObjectRegistry(store: StoreNumber(store))
         var reference: [ManagedObjectID: ManagedObject] = [:]
         for step in 0..<40_000 {
             let id = randomID()
@@ -84,7 +84,7 @@ extension ObjectRegistryTests {
     func keysMoveIntoTheArray() throws {
         let (context, id) = try ContextTestSupport.employeeIDs()
         let entity = id(1).entity
-        var registry = ObjectRegistry(storeIdentifier: context.coordinator.storeIdentifier)
+        var registry = ObjectRegistry(store: StoreNumber(context.coordinator.storeIdentifier))
         var reference: [Int64: ManagedObject] = [:]
         // Far keys first: beyond what an array may hold for a nearly empty registry.
         let far: [Int64] = [25_000, 31_999, 40_000, 90_000, 1 << 40]
@@ -112,7 +112,7 @@ extension ObjectRegistryTests {
     func temporaryRuns() throws {
         let context = try ContextTestSupport.memoryContext("Company")
         let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
-        var registry = ObjectRegistry(storeIdentifier: context.coordinator.storeIdentifier)
+        var registry = ObjectRegistry(store: StoreNumber(context.coordinator.storeIdentifier))
         let ids = (0..<5_000).map { _ in ManagedObjectID(temporaryFor: entity) }
         var objects: [ManagedObject] = []
         for id in ids {
@@ -140,9 +140,9 @@ extension ObjectRegistryTests {
         let context = try ContextTestSupport.memoryContext("Company")
         let employee = try #require(context.coordinator.layout.entity(named: "Employee"))
         let store = context.coordinator.storeIdentifier
-        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: employee, storeIdentifier: store, primaryKey: key) }
+        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: employee, store: StoreNumber(store), primaryKey: key) }
         func object(_ key: Int64) -> ManagedObject { ManagedObject(entity: employee, objectID: id(key), context: nil) }
-        var registry = ObjectRegistry(storeIdentifier: store)
+        var registry = ObjectRegistry(store: StoreNumber(store))
         // Keys 1…100 fill a run starting at 0; 5,000 lies beyond what it may cover (1,024 keys with so
         // few objects), so it goes to the table.
         let early = (1...100).map { object(Int64($0)) }

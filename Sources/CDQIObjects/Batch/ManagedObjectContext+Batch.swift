@@ -95,10 +95,10 @@ extension ManagedObjectContext {
     /// Merges what a batch wrote here and into the following contexts, and builds the result.
     private func finishBatch(_ written: BatchWriter.Written, resultType: BatchResultType, matchedAreDeleted: Bool) -> BatchResult {
         let layout = coordinator.layout
-        let storeIdentifier = coordinator.storeIdentifier
+        let store = coordinator.storeNumber
         func ids(_ rows: [BatchWriter.Row]) -> [ManagedObjectID] {
             rows.compactMap { row in
-                layout.entity(number: row.entity).map { ManagedObjectID(entity: $0, storeIdentifier: storeIdentifier, primaryKey: row.key) }
+                layout.entity(number: row.entity).map { ManagedObjectID(entity: $0, store: store, primaryKey: row.key) }
             }
         }
         let matched = ids(written.matched)

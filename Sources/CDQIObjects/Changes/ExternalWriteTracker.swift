@@ -41,7 +41,7 @@ package final class ExternalWriteTracker: @unchecked Sendable {
 
     /// Looks for foreign writes since the last look; returns the new generation's entry, if any.
     /// Run inside a write transaction, it sees exactly what was committed before it.
-    func poll(_ connection: any ExternalWriteProbe, layout: ModelLayout, storeIdentifier: String) throws -> Entry? {
+    func poll(_ connection: any ExternalWriteProbe, layout: ModelLayout, store: StoreNumber) throws -> Entry? {
         guard isTracking else { return nil }
         let version = try connection.dataVersion()
         guard version != dataVersion else { return nil }
@@ -53,7 +53,7 @@ package final class ExternalWriteTracker: @unchecked Sendable {
             for (key, entityNumber) in try connection.rows(of: root.tableName, above: floor) {
                 top = max(top, key)
                 let entity = layout.entity(number: Int(truncatingIfNeeded: entityNumber)) ?? root
-                inserted.append(ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key))
+                inserted.append(ManagedObjectID(entity: entity, store: store, primaryKey: key))
             }
             maxKeys[root.tableName] = top
         }

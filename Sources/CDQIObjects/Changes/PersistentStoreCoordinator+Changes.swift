@@ -16,7 +16,7 @@ extension PersistentStoreCoordinator {
     func pollExternalWrites(since: Int, waiting: Bool) throws -> (generation: Int, inserted: [ManagedObjectID])? {
         func look(_ probe: any ExternalWriteProbe) throws -> (Int, [ManagedObjectID], ExternalWriteTracker.Entry?) {
             try externalWrites.start(probe, layout: layout)
-            let entry = try externalWrites.poll(probe, layout: layout, storeIdentifier: storeIdentifier)
+            let entry = try externalWrites.poll(probe, layout: layout, store: storeNumber)
             let generation = externalWrites.generation.load(ordering: .acquiring)
             return (generation, generation > since ? externalWrites.inserted(after: since) : [], entry)
         }

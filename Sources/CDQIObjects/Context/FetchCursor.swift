@@ -149,10 +149,10 @@ public final class FetchCursor {
         position = 0
         // Popped one by one, so that an object nothing else holds is referenced only here. Only saved
         // objects of this store are released (a temporary ID's object has unsaved changes anyway).
-        let storeIdentifier = context.coordinator.storeIdentifier
+        let store = context.coordinator.storeNumber
         while var object = objects.popLast() {
             guard isNew[objects.count], let key = object.objectID.primaryKey,
-                object.objectID.storeIdentifier == storeIdentifier
+                object.objectID.store == store
             else { continue }
             let root = object.entity.rootNumber
             // Out of the registry (when it is still this object), so that `object` may hold it alone.

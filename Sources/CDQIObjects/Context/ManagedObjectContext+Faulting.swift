@@ -47,7 +47,7 @@ extension ManagedObjectContext {
     /// The ID of a row of entity `number` with primary key `key`.
     func objectID(entityNumber number: Int, key: Int64) -> ManagedObjectID? {
         coordinator.layout.entity(number: number).map {
-            ManagedObjectID(entity: $0, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+            ManagedObjectID(entity: $0, store: coordinator.storeNumber, primaryKey: key)
         }
     }
 

@@ -87,7 +87,7 @@ extension ManagedObjectContext {
                 let tracking = sqlite != nil
                 if tracking, let sqlite {
                     foreignWrite = try coordinator.externalWrites.poll(
-                        sqlite, layout: coordinator.layout, storeIdentifier: coordinator.storeIdentifier)
+                        sqlite, layout: coordinator.layout, store: coordinator.storeNumber)
                 }
                 var writer = SaveWriter(
                     context: self, transaction: transaction, schema: coordinator.layout, plan: plan,
@@ -136,13 +136,13 @@ extension ManagedObjectContext {
     /// Brings the objects in line with what was written, and returns what the save wrote. One pass
     /// over each list: a save of many objects walks more memory than the caches hold.
     private func finish(_ plan: SavePlan, _ result: SaveResult) -> SaveChanges {
-        let storeIdentifier = coordinator.storeIdentifier
+        let store = coordinator.storeNumber
         // Unretained: the plan's lists hold every object for the call (a retain and release per object).
         plan.inserted.forEachUnretained { _, object in
             if let key = object.allocatedKey {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
-                object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: storeIdentifier, primaryKey: key)
+                object.objectID = ManagedObjectID(entity: object.entity, store: store, primaryKey: key)
                 // Looked up and registered by root and key, as fetched rows are: the new ID is one of
                 // this store's, and reading it back out of the object copied it for every lookup.
                 let root = object.entity.rootNumber

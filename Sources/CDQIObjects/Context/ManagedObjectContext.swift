@@ -75,7 +75,7 @@ public final class ManagedObjectContext {
     /// Creates a context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
-        registered = ObjectRegistry(storeIdentifier: coordinator.storeIdentifier)
+        registered = ObjectRegistry(store: coordinator.storeNumber)
         externalGeneration = coordinator.externalWriteGeneration
     }
 
@@ -163,7 +163,7 @@ public final class ManagedObjectContext {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
         let adoptionsBefore = adoptions
         let object = (type ?? faultClass(for: layout)).init(
-            entity: layout, objectID: ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key),
+            entity: layout, objectID: ManagedObjectID(entity: layout, store: coordinator.storeNumber, primaryKey: key),
             context: nil)
         if adoptions != adoptionsBefore, let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) {
             return (registeredMeanwhile, false)
@@ -223,9 +223,9 @@ public final class ManagedObjectContext {
         switch reference.identity {
         case .primaryKey(let key):
             guard reference.storeIdentifier == coordinator.storeIdentifier else { return nil }
-            return ManagedObjectID(entity: layout, storeIdentifier: coordinator.storeIdentifier, primaryKey: key)
+            return ManagedObjectID(entity: layout, store: coordinator.storeNumber, primaryKey: key)
         case .temporary:
-            let id = ManagedObjectID(entity: layout, storeIdentifier: "", identity: reference.identity)
+            let id = ManagedObjectID(entity: layout, store: .none, identity: reference.identity)
             return registered[id] != nil ? id : nil
         }
     }

@@ -27,7 +27,7 @@ struct ObjectRegistry {
     }
 
     /// The host part of the IDs the table holds.
-    private let storeIdentifier: String
+    private let store: StoreNumber
     /// Linear probing over a power-of-two number of slots, at most three quarters full.
     private var slots: [Slot] = []
     private var tableCount = 0
@@ -36,8 +36,8 @@ struct ObjectRegistry {
     private var runCount = 0
     private var others: [ManagedObjectID: ManagedObject] = [:]
 
-    init(storeIdentifier: String) {
-        self.storeIdentifier = storeIdentifier
+    init(store: StoreNumber) {
+        self.store = store
     }
 
     /// The number of objects.
@@ -216,7 +216,7 @@ struct ObjectRegistry {
     private func tableKey(_ id: ManagedObjectID) -> (root: Int, key: Int64)? {
         switch id.identity {
         case .primaryKey(let key):
-            guard id.storeIdentifier == storeIdentifier else { return nil }
+            guard id.store == store else { return nil }
             return (id.entity.rootNumber, key)
         case .temporary(let uuid):
             guard let counter = TemporaryIdentifiers.counter(of: uuid) else { return nil }

@@ -25,6 +25,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let layout: ModelLayout
     /// The store's UUID: the host part of object-ID URIs.
     public let storeIdentifier: String
+    /// ``storeIdentifier``'s interned number, which object IDs hold.
+    package let storeNumber: StoreNumber
     /// The SQLite store file, or `nil` for an in-memory store or a store of another kind.
     public let url: URL?
     /// The store contexts read and write through.
@@ -59,6 +61,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         self.url = url
         layout = ModelLayout(model: model, schema: store.schema)
         storeIdentifier = store.metadata.uuid
+        storeNumber = StoreNumber(store.metadata.uuid)
     }
 
     /// Makes objects of `entityName` (and of its sub-entities that have no class of their own)

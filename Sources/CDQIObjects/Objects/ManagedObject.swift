@@ -117,17 +117,17 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     }
 
     /// Turns an unregistered shell (see ``isReusableShell``) into a fault for the row `key` of `layout`
-    /// in the store `storeIdentifier`, belonging to the context it was unregistered from (which registers it again), as if it had just been made
+    /// in the store `store`, belonging to the context it was unregistered from (which registers it again), as if it had just been made
     /// with ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place, and
     /// so is its context: a shell is reused only by the context that unregistered it, and setting the
     /// same unowned reference again cost a retain and a release per row.
-    func becomeShell(forKey key: Int64, of layout: EntityLayout, storeIdentifier: String) {
+    func becomeShell(forKey key: Int64, of layout: EntityLayout, store: StoreNumber) {
         // Usually the ID already names this entity and store: only its key changes, in place (a new ID
         // copied over the old one retained and released both of its references).
-        if objectID.entity === layout && objectID.storeIdentifier == storeIdentifier {
+        if objectID.entity === layout && objectID.store == store {
             objectID.identity = .primaryKey(key)
         } else {
-            objectID = ManagedObjectID(entity: layout, storeIdentifier: storeIdentifier, primaryKey: key)
+            objectID = ManagedObjectID(entity: layout, store: store, primaryKey: key)
         }
         isLoaded = false
         insertedFlag = false

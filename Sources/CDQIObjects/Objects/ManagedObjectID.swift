@@ -4,7 +4,7 @@ import Foundation
 /// The identity of a managed object: its entity, its store and its primary key (`Z_PK`), or a
 /// temporary identifier until its first save.
 ///
-/// A cheap value to copy (a shared per-entity reference, the store identifier and the key), usable
+/// A cheap value to copy (a shared per-entity reference, the store's number and the key), usable
 /// across threads and contexts: pass IDs between contexts, not objects. The URI form is Core Data's:
 /// `x-coredata://STORE-UUID/Employee/p12` for saved objects and `x-coredata:///Employee/tUUID` for
 /// unsaved ones. Two IDs are equal when they name the same row of the same store (or are the same
@@ -13,27 +13,29 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The object's entity.
     public let entity: EntityLayout
     /// The store's UUID (empty for a temporary ID).
-    public let storeIdentifier: String
+    public var storeIdentifier: String { store.identifier }
+    /// The store, as its interned number (see ``StoreNumber``).
+    package let store: StoreNumber
     /// The primary key or temporary identifier.
     // Settable inside this module (CDQIObjects) so that an object shell reused by a fetch cursor takes another row's
-    // key in place (see ``ManagedObject/becomeShell(forKey:of:storeIdentifier:)``).
+    // key in place (see ``ManagedObject/becomeShell(forKey:of:store:)``).
     public internal(set) var identity: ObjectReference.Identity
 
-    init(entity: EntityLayout, storeIdentifier: String, primaryKey: Int64) {
+    init(entity: EntityLayout, store: StoreNumber, primaryKey: Int64) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.store = store
         self.identity = .primaryKey(primaryKey)
     }
 
-    init(entity: EntityLayout, storeIdentifier: String, identity: ObjectReference.Identity) {
+    init(entity: EntityLayout, store: StoreNumber, identity: ObjectReference.Identity) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.store = store
         self.identity = identity
     }
 
     init(temporaryFor entity: EntityLayout) {
         self.entity = entity
-        self.storeIdentifier = ""
+        self.store = .none
         self.identity = .temporary(TemporaryIdentifiers.next())
     }
 
@@ -69,7 +71,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// Whether the two are the same (identity for objects; the same row or temporary ID for IDs).
     public static func == (left: ManagedObjectID, right: ManagedObjectID) -> Bool {
         // Z_PK is unique per hierarchy table, so the root entity (not the concrete one) identifies a row.
-        left.identity == right.identity && left.storeIdentifier == right.storeIdentifier
+        left.identity == right.identity && left.store == right.store
             && left.entity.rootName == right.entity.rootName
     }
 

@@ -22,7 +22,7 @@
     /// Unregistered objects of this reader's context that nothing else holds (see
     /// ``ManagedObject/isReusableShell``), reused for rows not registered yet instead of making new
     /// objects: a fetch cursor hands over the objects of the batch it walked. They still name the
-    /// context (see ``ManagedObject/becomeShell(forKey:of:storeIdentifier:)``).
+    /// context (see ``ManagedObject/becomeShell(forKey:of:store:)``).
     var shells: [ManagedObject] = []
 
     package init(context: ManagedObjectContext) {
@@ -92,7 +92,7 @@
             context.registered.object(root: layout.rootNumber, key: key) == nil
         {
             shells.removeLast()
-            shell.becomeShell(forKey: key, of: layout, storeIdentifier: context.coordinator.storeIdentifier)
+            shell.becomeShell(forKey: key, of: layout, store: context.coordinator.storeNumber)
             context.registered.insert(shell, root: layout.rootNumber, key: key)
             registered = (shell, true)
         } else {
