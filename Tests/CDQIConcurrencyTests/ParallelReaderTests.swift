@@ -82,39 +82,86 @@ struct ParallelReaderTests {
         #expect(try read.wait(seconds: 10)?.get() == 7)
     }
 
-    @Test("reads of different contexts run at the same time, up to the reader count, and wait beyond it")
+    @Test("reads of different contexts run at the same time, on the idle writer and up to the reader count, and wait beyond it")
     func readersInParallelUpToTheCount() throws {
         let (container, url, cleanUp) = try ConcurrencyFixture.fileContainer()
         defer { cleanUp() }
         for capacity in [2, 1] {
             let coordinator = try PersistentStoreCoordinator(model: try ConcurrencyFixture.model(), url: url, readerCount: capacity)
-            let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-            let holder = ThreadResult {
-                try coordinator.withReader { store in
-                    held.signal()
-                    _ = release.wait(timeout: .now() + 10)
-                    return try store.count(Self.employees)
+            // The first read takes the idle writer, the others a reader each: capacity + 1 at once.
+            let held = (0...capacity).map { _ in DispatchSemaphore(value: 0) }
+            let release = DispatchSemaphore(value: 0)
+            let holders = held.map { signal in
+                ThreadResult {
+                    try coordinator.withReader { store in
+                        signal.signal()
+                        _ = release.wait(timeout: .now() + 10)
+                        return try store.count(Self.employees)
+                    }
                 }
             }
-            #expect(held.wait(timeout: .now() + 10) == .success)
+            for signal in held { #expect(signal.wait(timeout: .now() + 10) == .success) }
+            #expect(coordinator.openReaderCount == capacity)
+            // Every connection is taken: another context's count waits until one is put back.
             let other = ThreadResult { try ManagedObjectContext(coordinator: coordinator).count(for: Self.employees) }
-            if capacity == 2 {
-                // A second reader is free: the other context's count does not wait.
-                #expect(try other.wait(seconds: 10)?.get() == 5)
-            } else {
-                // The only reader is taken: the count waits until it is put back.
-                #expect(other.wait(seconds: 0.5) == nil)
-            }
-            release.signal()
-            #expect(try holder.wait(seconds: 10)?.get() == 5)
+            #expect(other.wait(seconds: 0.5) == nil)
+            for _ in held { release.signal() }
+            for holder in holders { #expect(try holder.wait(seconds: 10)?.get() == 5) }
             #expect(try other.wait(seconds: 10)?.get() == 5)
             #expect(coordinator.openReaderCount == capacity)
         }
         _ = container
     }
 
+    @Test("a context reading alone reads on the idle writer and opens no reader")
+    func aLoneContextStaysOnTheWriter() throws {
+        let (container, _, cleanUp) = try ConcurrencyFixture.fileContainer()
+        defer { cleanUp() }
+        let context = container.newContext()
+        #expect(try context.count(for: Self.employees) == 5)
+        #expect(try context.fetch(Self.employees).count == 5)
+        let anns = try context.from(Employee.self).filter { $0.firstName == "Ann" }.all()
+        #expect(anns.count == 1)
+        #expect(container.coordinator.openReaderCount == 0)
+    }
+
+    @Test("reads leave the writer to a save waiting for it, and take readers meanwhile")
+    func readsLeaveTheWriterToAWaitingSave() throws {
+        let (container, _, cleanUp) = try ConcurrencyFixture.fileContainer()
+        defer { cleanUp() }
+        let coordinator = container.coordinator
+        // A read holds the idle writer.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holder = ThreadResult {
+            try coordinator.withReader { store in
+                holding.signal()
+                _ = release.wait(timeout: .now() + 10)
+                return try store.count(Self.employees)
+            }
+        }
+        #expect(holding.wait(timeout: .now() + 10) == .success)
+        // A save waits for it.
+        let save = ThreadResult { () throws -> Int in
+            let context = container.newContext()
+            let employee = try context.insertNewObject(forEntityName: "Employee")
+            try employee.setValue("Zoe", forKey: "firstName")
+            try employee.setValue("Z", forKey: "lastName")
+            return try context.save().inserted.count
+        }
+        #expect(save.wait(seconds: 0.3) == nil)
+        // Reads meanwhile run on readers, without waiting, and see none of the save.
+        for _ in 0..<20 {
+            #expect(try container.newContext().count(for: Self.employees) == 5)
+        }
+        #expect(coordinator.openReaderCount >= 1)
+        release.signal()
+        #expect(try holder.wait(seconds: 10)?.get() == 5)
+        #expect(try save.wait(seconds: 10)?.get() == 1)
+        #expect(try container.newContext().count(for: Self.employees) == 6)
+    }
+
     @Test(
-        "many threads through few readers: none waits forever, no reader serves two at once, all come back",
+        "many threads through few readers and the writer: none waits forever, no connection serves two at once, all come back",
         arguments: [1, 2, 3])
     func manyThreadsThroughFewReaders(capacity: Int) throws {
         let (container, url, cleanUp) = try ConcurrencyFixture.fileContainer()
@@ -146,11 +193,12 @@ struct ParallelReaderTests {
         }
         let state = inUse.withLock { $0 }
         #expect(state.overlaps == 0)
-        #expect(state.most <= capacity)
+        // The readers and the writer (a read takes it when idle).
+        #expect(state.most <= capacity + 1)
         #expect(state.readers.isEmpty)
-        #expect(coordinator.openReaderCount == capacity)
-        // Every reader came back: as many reads as readers, held at once, do not wait.
-        let held = (0..<capacity).map { _ in DispatchSemaphore(value: 0) }
+        #expect(coordinator.openReaderCount <= capacity)
+        // Every connection came back: as many reads as readers and the writer, held at once, do not wait.
+        let held = (0...capacity).map { _ in DispatchSemaphore(value: 0) }
         let release = DispatchSemaphore(value: 0)
         let holders = held.map { signal in
             ThreadResult {

@@ -249,8 +249,12 @@ struct FetchCursorTests {
         let (coordinator, cleanUp) = try employees(readerCount: 2)
         defer { cleanUp() }
         let context = ManagedObjectContext(coordinator: coordinator)
-        // One count opens one reader, which stays open and idle.
+        // A count alone reads on the idle writer: no reader is opened.
         #expect(try context.count(for: FetchRequest(entityName: "Employee")) == 2_500)
+        #expect(coordinator.openReaderCount == 0)
+        // A count while another read holds the writer opens one reader, which stays open and idle.
+        let counted = try coordinator.withReader { _ in try context.count(for: FetchRequest(entityName: "Employee")) }
+        #expect(counted == 2_500)
         #expect(coordinator.openReaderCount == 1)
         var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
         request.fetchBatchSize = 1_000

@@ -9,8 +9,9 @@ import Synchronization
 /// the store (``ExternalWriteDetecting``, ``SingleTransactionWriting``, ``SQLLogging``,
 /// ``RowCursorOpening``). A SQLite store file
 /// has one writer connection and a pool of read-only connections (WAL mode): saves take the writer, one
-/// at a time; fetches, counts, dictionary fetches, faults and prefetches take a reader, so those of
-/// different contexts run at the same time, and none waits for a save. Each statement reads the last
+/// at a time; fetches, counts, dictionary fetches, faults and prefetches take the writer when it is idle
+/// and no save waits for it, and a reader otherwise, so those of different contexts run at the same
+/// time, and none waits for a save. Each statement reads the last
 /// state committed when it started: a fetch never sees part of a save. An in-memory store has one
 /// connection, shared by reads and saves one at a time (a second connection would open another, empty
 /// database).

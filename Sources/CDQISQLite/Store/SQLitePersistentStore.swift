@@ -3,15 +3,23 @@ import CDQIObjects
 import CDQIPredicate
 import Foundation
 import Logging
+import Synchronization
 
 /// The SQLite store as a coordinator uses it: one writer connection and a pool of read-only
 /// connections (WAL mode) over one file, or one connection for an in-memory store.
 ///
 /// Saves take the writer, one at a time; fetches, counts, dictionary fetches, faults and prefetches
-/// take a reader, so those of different contexts run at the same time, and none waits for a save. Each
-/// statement reads the last state committed when it started: a fetch never sees part of a save. An
-/// in-memory store has one connection, shared by reads and saves one at a time (a second connection
-/// would open another, empty database).
+/// take the writer too when it is idle and no save waits for it, and a reader otherwise, so those of
+/// different contexts run at the same time, and none waits for a save. Each statement reads the last
+/// state committed when it started: a fetch never sees part of a save. An in-memory store has one
+/// connection, shared by reads and saves one at a time (a second connection would open another, empty
+/// database).
+///
+/// Reading on the idle writer keeps a context that reads and saves alone (most of them, most of the
+/// time) on one connection, as before there were readers: the rows its fetch read stay in the writer's
+/// page cache for its save, and a reader's cache, which every save of another connection empties, is
+/// not read again. A save waits at most for one read to end, and reads leave the writer alone while a
+/// save waits for it (``savesWaiting``), so that a stream of reads never holds a save back.
 ///
 /// It is `Sendable`: the writer is only touched while holding `lock`, and each reader is used by one
 /// caller at a time (see the pool).
@@ -25,6 +33,8 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     private let lock = NSLock()
     /// Guarded by `lock`: the writer.
     private let writer: SQLiteStore
+    /// How many callers wait for `lock` in ``withWriter(_:)``: reads take the idle writer only when none does.
+    private let savesWaiting = Atomic<Int>(0)
     /// The read connections of a store file; `nil` for an in-memory store, or when the reader count
     /// is 0 (reads then share the writer).
     package let readers: StoreReaderPool?
@@ -66,7 +76,11 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     /// Runs `body` with the writer, serialized with every other use of it. SQLite's corruption errors
     /// (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) leave as ``StoreError/damagedStore(path:reason:)``.
     package func withWriter<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
-        lock.lock()
+        if !lock.try() {
+            savesWaiting.add(1, ordering: .relaxed)
+            lock.lock()
+            savesWaiting.subtract(1, ordering: .relaxed)
+        }
         defer { lock.unlock() }
         do {
             return try body(writer)
@@ -75,13 +89,15 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
         }
     }
 
-    /// Runs `body` with a read connection of the pool, at the same time as other reads and saves; or,
-    /// for an in-memory store (or a reader count of 0), with the writer as ``withWriter(_:)`` does.
-    /// `body` must only read.
+    /// Runs `body` with the writer if it is idle and no save waits for it, or else with a read
+    /// connection of the pool, at the same time as other reads and saves; for an in-memory store (or a
+    /// reader count of 0), with the writer as ``withWriter(_:)`` does. `body` must only read.
     package func withReader<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
         guard let readers else { return try withWriter(body) }
         do {
-            return try readers.withReader(body)
+            guard takeIdleWriter() else { return try readers.withReader(body) }
+            defer { lock.unlock() }
+            return try body(writer)
         } catch let error as SQLiteError where error.isCorruption {
             throw StoreError.damagedStore(path: location, reason: error.description)
         }
@@ -97,10 +113,18 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
                 defer { lock.unlock() }
                 return try body(writer, request)
             }
-            return try readers.withReader(request, body)
+            guard takeIdleWriter() else { return try readers.withReader(request, body) }
+            defer { lock.unlock() }
+            return try body(writer, request)
         } catch let error as SQLiteError where error.isCorruption {
             throw StoreError.damagedStore(path: location, reason: error.description)
         }
+    }
+
+    /// Takes `lock` for a read if the writer is idle and no save waits for it; `false` (not taking it)
+    /// otherwise.
+    private func takeIdleWriter() -> Bool {
+        savesWaiting.load(ordering: .relaxed) == 0 && lock.try()
     }
 
     /// A read connection for one owner's sole use until the lease ends (see ``StoreReaderPool/lease()``),
