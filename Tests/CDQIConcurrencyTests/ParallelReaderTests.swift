@@ -82,6 +82,26 @@ struct ParallelReaderTests {
         #expect(try read.wait(seconds: 10)?.get() == 7)
     }
 
+    /// Starts `count` reads, each on a thread of its own holding its connection until `release` is
+    /// signalled (once per read), and returns when all of them hold one.
+    private static func heldReads(
+        _ count: Int, on coordinator: PersistentStoreCoordinator
+    ) -> (reads: [ThreadResult<Int>], release: DispatchSemaphore) {
+        let release = DispatchSemaphore(value: 0)
+        let held = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        let reads = held.map { signal in
+            ThreadResult {
+                try coordinator.withReader { store in
+                    signal.signal()
+                    _ = release.wait(timeout: .now() + 10)
+                    return try store.count(Self.employees)
+                }
+            }
+        }
+        for signal in held { #expect(signal.wait(timeout: .now() + 10) == .success) }
+        return (reads, release)
+    }
+
     @Test("reads of different contexts run at the same time, on the idle writer and up to the reader count, and wait beyond it")
     func readersInParallelUpToTheCount() throws {
         let (container, url, cleanUp) = try ConcurrencyFixture.fileContainer()
@@ -89,23 +109,12 @@ struct ParallelReaderTests {
         for capacity in [2, 1] {
             let coordinator = try PersistentStoreCoordinator(model: try ConcurrencyFixture.model(), url: url, readerCount: capacity)
             // The first read takes the idle writer, the others a reader each: capacity + 1 at once.
-            let held = (0...capacity).map { _ in DispatchSemaphore(value: 0) }
-            let release = DispatchSemaphore(value: 0)
-            let holders = held.map { signal in
-                ThreadResult {
-                    try coordinator.withReader { store in
-                        signal.signal()
-                        _ = release.wait(timeout: .now() + 10)
-                        return try store.count(Self.employees)
-                    }
-                }
-            }
-            for signal in held { #expect(signal.wait(timeout: .now() + 10) == .success) }
+            let (holders, release) = Self.heldReads(capacity + 1, on: coordinator)
             #expect(coordinator.openReaderCount == capacity)
             // Every connection is taken: another context's count waits until one is put back.
             let other = ThreadResult { try ManagedObjectContext(coordinator: coordinator).count(for: Self.employees) }
             #expect(other.wait(seconds: 0.5) == nil)
-            for _ in held { release.signal() }
+            for _ in holders { release.signal() }
             for holder in holders { #expect(try holder.wait(seconds: 10)?.get() == 5) }
             #expect(try other.wait(seconds: 10)?.get() == 5)
             #expect(coordinator.openReaderCount == capacity)
@@ -149,6 +158,8 @@ struct ParallelReaderTests {
             return try context.save().inserted.count
         }
         #expect(save.wait(seconds: 0.3) == nil)
+        // It is counted as waiting, so that reads leave the writer to it once the read lets go.
+        #expect((coordinator.store as? SQLitePersistentStore)?.writerWaiters == 1)
         // Reads meanwhile run on readers, without waiting, and see none of the save.
         for _ in 0..<20 {
             #expect(try container.newContext().count(for: Self.employees) == 5)
@@ -198,19 +209,8 @@ struct ParallelReaderTests {
         #expect(state.readers.isEmpty)
         #expect(coordinator.openReaderCount <= capacity)
         // Every connection came back: as many reads as readers and the writer, held at once, do not wait.
-        let held = (0...capacity).map { _ in DispatchSemaphore(value: 0) }
-        let release = DispatchSemaphore(value: 0)
-        let holders = held.map { signal in
-            ThreadResult {
-                try coordinator.withReader { store in
-                    signal.signal()
-                    _ = release.wait(timeout: .now() + 10)
-                    return try store.count(Self.employees)
-                }
-            }
-        }
-        for signal in held { #expect(signal.wait(timeout: .now() + 10) == .success) }
-        for _ in held { release.signal() }
+        let (holders, release) = Self.heldReads(capacity + 1, on: coordinator)
+        for _ in holders { release.signal() }
         for holder in holders { #expect(try holder.wait(seconds: 10)?.get() == 5) }
         _ = container
     }

@@ -121,6 +121,9 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
         }
     }
 
+    /// How many callers wait for the writer now (reads leave it to them).
+    package var writerWaiters: Int { savesWaiting.load(ordering: .relaxed) }
+
     /// Takes `lock` for a read if the writer is idle and no save waits for it; `false` (not taking it)
     /// otherwise.
     private func takeIdleWriter() -> Bool {
