@@ -2,7 +2,8 @@ import Foundation
 
 /// W10: walking a million rows a batch at a time. Each contender runs in a child process of its own,
 /// so that its peak resident memory is its own (a process's peak never goes down, and memory freed by
-/// one contender would hide the next one's growth).
+/// one contender would hide the next one's growth); each round runs every contender's child once, in
+/// turn, and the line gives the median times and the largest peaks.
 public enum IterationWorkload {
     /// A contender, run in a child process of its own.
     public enum Child: String, CaseIterable, Sendable {
@@ -38,6 +39,13 @@ public enum IterationWorkload {
             self.rows = rows
             self.seconds = seconds
             self.peakGrowth = peakGrowth
+        }
+
+        /// One contender's rounds as one result: the median time, the largest peak, and the fewest rows
+        /// (so that a round that walked fewer rows shows in the line's row-count warning); `nil` for none.
+        public static func combining(_ rounds: [ChildResult]) -> ChildResult? {
+            guard let rows = rounds.map(\.rows).min(), let peak = rounds.map(\.peakGrowth).max() else { return nil }
+            return ChildResult(rows: rows, seconds: Measurement.median(rounds.map(\.seconds)), peakGrowth: peak)
         }
     }
 
