@@ -68,17 +68,13 @@ extension ManagedObjectContext {
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
     @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
-        guard object.toManyValues.count != object.entity.toManyCount else {
-            object.takeSnapshot(version: version)
-            object.isLoaded = true
-            return
-        }
-        object.toManyValues = object.entity.unloadedToMany
+        let unloadsToMany = object.toManyValues.count != object.entity.toManyCount
+        if unloadsToMany { object.toManyValues = object.entity.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true
         // Every slot now holds its snapshot value and no to-many is loaded: no changes, known at once
         // rather than worked out by the next `hasChanges` (a fetch cursor asks it of every object).
-        object.knownPersistentChanges = false
+        if unloadsToMany { object.knownPersistentChanges = false }
     }
 
     /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are

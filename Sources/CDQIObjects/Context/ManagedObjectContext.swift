@@ -39,9 +39,9 @@ public final class ManagedObjectContext {
         (
             type: ObjectIdentifier, registrations: Int, layout: EntityLayout, objectClass: ManagedObject.Type
         )?
-    /// The class ``registeredObject(of:key:type:)`` worked out last for a layout (faults come in runs of
-    /// one entity: a to-one read for each fetched row), under the coordinator's registration count.
-    private var lastFaultClass: (layout: EntityLayout, registrations: Int, objectClass: ManagedObject.Type)?
+    /// The class ``objectClass(for:)`` worked out last for a layout (faults and fetched rows come in runs
+    /// of one entity), under the coordinator's registration count.
+    private var lastObjectClass: (layout: EntityLayout, registrations: Int, objectClass: ManagedObject.Type)?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
     /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
@@ -95,7 +95,7 @@ public final class ManagedObjectContext {
     public func insertNewObject(forEntityName name: String) throws(ContextError) -> ManagedObject {
         guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
-        return insertObject(of: layout, as: coordinator.objectClass(for: layout))
+        return insertObject(of: layout, as: objectClass(for: layout))
     }
 
     /// Inserts a new object of a concrete entity, an instance of `type`.
@@ -124,7 +124,7 @@ public final class ManagedObjectContext {
         let name = coordinator.entityName(for: type) ?? String(describing: type)
         guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
-        let objectClass = coordinator.objectClass(for: layout)
+        let objectClass = objectClass(for: layout)
         guard objectClass is T.Type else {
             throw .unknownEntity("\(name) (objects of this entity are not \(String(describing: type)); register the class)")
         }
@@ -147,7 +147,7 @@ public final class ManagedObjectContext {
         // Made outside any access to the registry: a subclass's initializer is the user's code (and if
         // it registered an object for this ID meanwhile, that one stays).
         let adoptionsBefore = adoptions
-        let object = faultClass(for: layout).init(entity: layout, objectID: id, context: nil)
+        let object = objectClass(for: layout).init(entity: layout, objectID: id, context: nil)
         if adoptions != adoptionsBefore, let registeredMeanwhile = registered[id] { return (registeredMeanwhile, false) }
         object.managedObjectContext = self
         registered[id] = object
@@ -162,7 +162,7 @@ public final class ManagedObjectContext {
     ) -> (object: ManagedObject, isNew: Bool) {
         if let object = registered.object(root: layout.rootNumber, key: key) { return (object, false) }
         let adoptionsBefore = adoptions
-        let object = (type ?? faultClass(for: layout)).init(
+        let object = (type ?? objectClass(for: layout)).init(
             entity: layout, objectID: ManagedObjectID(entity: layout, store: coordinator.storeNumber, primaryKey: key),
             context: nil)
         if adoptions != adoptionsBefore, let registeredMeanwhile = registered.object(root: layout.rootNumber, key: key) {
@@ -173,13 +173,14 @@ public final class ManagedObjectContext {
         return (object, true)
     }
 
-    /// ``PersistentStoreCoordinator/objectClass(for:)``, the last answer reused while no class was
-    /// registered since (the coordinator's look-up takes a lock and hashes the entity for each fault).
-    private func faultClass(for layout: EntityLayout) -> ManagedObject.Type {
+    /// The class objects of `layout` are made of: ``PersistentStoreCoordinator/objectClass(for:)``, the
+    /// last answer reused while no class was registered since (the coordinator's look-up takes a lock and
+    /// hashes the entity, and every fault, fetch and insert asks).
+    func objectClass(for layout: EntityLayout) -> ManagedObject.Type {
         let registrations = coordinator.registrationCount
-        if let last = lastFaultClass, last.layout === layout, last.registrations == registrations { return last.objectClass }
+        if let last = lastObjectClass, last.layout === layout, last.registrations == registrations { return last.objectClass }
         let objectClass = coordinator.objectClass(for: layout)
-        lastFaultClass = (layout, registrations, objectClass)
+        lastObjectClass = (layout, registrations, objectClass)
         return objectClass
     }
 

@@ -76,7 +76,7 @@
         guard let layout = schema.entity(number: number) else { return false }
         currentNumber = number
         currentLayout = layout
-        currentType = context.coordinator.objectClass(for: layout)
+        currentType = context.objectClass(for: layout)
         currentTypeReusesShells = ManagedObject.reusesShells(currentType)
         return true
     }

@@ -22,26 +22,27 @@ package final class StoreReaderPool: @unchecked Sendable {
     let capacity: Int
     private let writer: SQLiteStore
     private let condition = NSCondition()
-    /// The reader given back last, if no one took it since: `Unmanaged<FreeReader>`'s bits (holding one
+    /// The reader given back last, if no one took it since: `Unmanaged<PooledReader>`'s bits (holding one
     /// retain), or 0. A free reader is either here or in `free`, never both.
     private let lastGiven = Atomic<UInt>(0)
     /// How many callers wait for a reader. Changed only while holding `condition`'s lock; read without
     /// it by a reader given back to the slot, which then takes the lock to signal.
     private let waiting = Atomic<Int>(0)
-    /// How many times ``logSQL(to:)`` set the logger: a reader whose ``FreeReader/loggerVersion``
+    /// How many times ``logSQL(to:)`` set the logger: a reader whose ``PooledReader/loggerVersion``
     /// differs catches up when it is next taken. Changed only while holding `condition`'s lock.
     private let loggerVersion = Atomic<Int>(0)
     // The state below skips the run-time exclusivity check: every access holds `condition`'s lock, so
     // none overlaps another, and the checks cost more than the rest of taking and giving back a reader.
     /// Guarded by `condition`: readers not in use (besides the one in `lastGiven`).
-    @exclusivity(unchecked) private var free: [FreeReader] = []
+    @exclusivity(unchecked) private var free: [PooledReader] = []
     /// Guarded by `condition`: readers open (in use or free), plus those being opened.
     @exclusivity(unchecked) private var opened = 0
     /// Guarded by `condition`: the SQL logger readers trace to (``logSQL(to:)``).
     @exclusivity(unchecked) private var logger: Logger?
 
-    /// A reader and the logger setting it traces with; only its holder touches it.
-    final class FreeReader {
+    /// A reader of the pool and the logger setting it traces with; only its holder (the caller using it,
+    /// or the pool while it is free) touches it.
+    final class PooledReader {
         let reader: SQLiteStore
         var loggerVersion: Int
 
@@ -80,7 +81,7 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// forever if the cursor held the last reader.
     func lease() throws(StoreError) -> StoreReaderLease {
         let slotted = takeLastGiven()
-        let taken: FreeReader? = condition.withLock {
+        let taken: PooledReader? = condition.withLock {
             guard let taken = slotted ?? free.popLast() else { return nil }
             opened -= 1
             if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
@@ -97,7 +98,7 @@ package final class StoreReaderPool: @unchecked Sendable {
         condition.withLock {
             guard opened < capacity else { return }
             opened += 1
-            free.append(FreeReader(reader: reader, loggerVersion: loggerVersion))
+            free.append(PooledReader(reader: reader, loggerVersion: loggerVersion))
             if waiting.load(ordering: .relaxed) > 0 { condition.signal() }
         }
     }
@@ -129,7 +130,7 @@ package final class StoreReaderPool: @unchecked Sendable {
     /// A reader for one read, brought up to the current logger setting (it traces with the setting
     /// it carries): the one in `lastGiven` if there is one, else one from `free`, else a new one, else
     /// the first given back after a wait.
-    private func take() throws(StoreError) -> FreeReader {
+    private func take() throws(StoreError) -> PooledReader {
         if let taken = takeLastGiven() { return caughtUp(taken) }
         condition.lock()
         while true {
@@ -152,7 +153,7 @@ package final class StoreReaderPool: @unchecked Sendable {
         opened += 1
         condition.unlock()
         do {
-            return caughtUp(FreeReader(reader: try SQLiteStore(readerOf: writer), loggerVersion: 0))
+            return caughtUp(PooledReader(reader: try SQLiteStore(readerOf: writer), loggerVersion: 0))
         } catch {
             condition.withLock {
                 opened -= 1
@@ -164,7 +165,7 @@ package final class StoreReaderPool: @unchecked Sendable {
 
     /// Puts a reader back: into `lastGiven` if it is empty, else into `free`; either way a waiting
     /// caller is woken.
-    private func give(_ taken: FreeReader) {
+    private func give(_ taken: PooledReader) {
         let retained = Unmanaged.passRetained(taken)
         let bits = UInt(bitPattern: retained.toOpaque())
         if lastGiven.compareExchange(expected: 0, desired: bits, ordering: .sequentiallyConsistent).exchanged {
@@ -180,15 +181,15 @@ package final class StoreReaderPool: @unchecked Sendable {
     }
 
     /// The reader in `lastGiven`, emptying the slot, or `nil`.
-    private func takeLastGiven() -> FreeReader? {
+    private func takeLastGiven() -> PooledReader? {
         let bits = lastGiven.exchange(0, ordering: .sequentiallyConsistent)
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<FreeReader>.fromOpaque(pointer).takeRetainedValue()
+        return Unmanaged<PooledReader>.fromOpaque(pointer).takeRetainedValue()
     }
 
     /// `taken`, tracing with the current logger setting. The logger is read (under the lock) only for a
     /// reader that must catch up, a rare event.
-    private func caughtUp(_ taken: FreeReader) -> FreeReader {
+    private func caughtUp(_ taken: PooledReader) -> PooledReader {
         guard taken.loggerVersion != loggerVersion.load(ordering: .acquiring) else { return taken }
         let (logger, version) = condition.withLock { (self.logger, loggerVersion.load(ordering: .relaxed)) }
         taken.reader.connection.trace(to: logger)
