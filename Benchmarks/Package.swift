@@ -39,7 +39,10 @@ let package = Package(
             ]
         ),
         // `bin/bench`: runs every workload and prints one summary line per workload.
-        .executableTarget(name: "cdqi-bench", dependencies: ["InventoryBench"]),
+        .executableTarget(
+            name: "cdqi-bench",
+            dependencies: ["InventoryBench", .product(name: "CDQIStore", package: "CoreDataQueryInterface")]
+        ),
         // The same workloads under ordo-one/benchmark (`swift package benchmark`).
         .executableTarget(
             name: "CDQIBenchmarks",

@@ -12,4 +12,10 @@ static inline int cdqi_sqlite3_enable_defensive(sqlite3 *db) {
 #endif
 }
 
+/* sqlite3_config is variadic too. SQLITE_MISUSE when SQLite is already initialized (the setting then
+   stays as it was). */
+static inline int cdqi_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -1,3 +1,4 @@
+import CDQIStore
 import Foundation
 import InventoryBench
 
@@ -8,8 +9,12 @@ import InventoryBench
 //   cdqi-bench --w15-child KIND TEMPLATE ROWS   (internal: one W15 migration in a process of its own, for its memory)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-/// Writes a line at once (unbuffered), so that each workload's line shows as soon as it is measured,
-/// even through a pipe.
+// The process-wide SQLite setting CDQI makes before its first connection (memory statistics off, see
+// `SQLiteProcessSettings`). A process whose first SQLite user is CDQI gets it by itself; this one opens
+// SQLite for the fixtures, the raw baseline and GRDB first, so it applies the setting at once: all three
+// contenders run with it alike (children included).
+let sqliteSettingApplied = SQLiteProcessSettings.apply()
+
 /// Runs this benchmark executable again with `arguments` (a workload measured in a process of its own,
 /// so that its memory is its own) and returns its exit status and, when it succeeded, its output trimmed.
 func runChild(_ arguments: [String]) throws -> (status: Int32, output: String?) {
@@ -25,6 +30,8 @@ func runChild(_ arguments: [String]) throws -> (status: Int32, output: String?) 
     return (0, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
+/// Writes a line at once (unbuffered), so that each workload's line shows as soon as it is measured,
+/// even through a pipe.
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
@@ -85,7 +92,9 @@ var summary: [String] = []
 }
 
 do {
-    emit("cdqi-bench: \(quick ? "quick" : "full") sizes, \(sizes.rounds) timed rounds after a warm-up, medians")
+    emit(
+        "cdqi-bench: \(quick ? "quick" : "full") sizes, \(sizes.rounds) timed rounds after a warm-up, medians; "
+            + "SQLite memory statistics \(sqliteSettingApplied ? "off" : "on (the setting came too late)") for every contender")
     let suite = try BenchmarkSuite(sizes: sizes)
     let runner = WorkloadRunner(rounds: sizes.rounds)
     for workload in try suite.workloads() where selected(workload.id) {

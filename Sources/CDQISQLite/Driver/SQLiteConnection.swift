@@ -5,7 +5,8 @@ import CSQLite
 ///
 /// Opening sets `synchronous=FULL`, a busy timeout, foreign keys on, `trusted_schema=OFF` and SQLite's
 /// defensive mode, so that a store file from elsewhere cannot run application functions from its
-/// schema or switch journaling off; ``enableWriteAheadLog()`` turns on WAL. Prepared statements are cached per
+/// schema or switch journaling off (the process's first connection also turns SQLite's memory
+/// statistics off: ``SQLiteProcessSettings``); ``enableWriteAheadLog()`` turns on WAL. Prepared statements are cached per
 /// SQL text: running the same statement shape again costs no parsing or planning.
 ///
 /// A connection is used by one thread or task at a time; it is not `Sendable`.
@@ -43,6 +44,8 @@ public final class SQLiteConnection {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
+        // Before the process's first connection, or not at all: see SQLiteProcessSettings.
+        SQLiteProcessSettings.apply()
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
