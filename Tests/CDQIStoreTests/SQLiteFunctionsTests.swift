@@ -43,6 +43,33 @@ struct SQLiteFunctionsTests {
         #expect(try call(db, "cdqi_endswith", "Café", "FE", [.caseInsensitive, .diacriticInsensitive]) == 1)
     }
 
+    @Test("BEGINSWITH on ASCII starts agrees with the evaluator, whatever follows the prefix")
+    func beginsWithFastPath() throws {
+        let db = try connection()
+        // By hand: the start is ASCII, so case folding alone decides; what comes later does not matter.
+        #expect(try call(db, "cdqi_beginswith", "ITEM 12 \u{1F600} ü", "item 1", .caseInsensitive) == 1)
+        #expect(try call(db, "cdqi_beginswith", "ITEM 12 ü", "item 1") == 0)
+        #expect(try call(db, "cdqi_beginswith", "Item", "item 1", .caseInsensitive) == 0)
+        // Against the evaluator's folding (a second implementation) on starts that are ASCII up to, at
+        // or just past the prefix, with combining marks and non-ASCII letters right after it.
+        let texts = [
+            "Item 1", "item 12", "ITEM 1x\u{301}", "Item 1\u{301}", "Item 1é", "Item 1e\u{301}", "Item 1\u{212A}",
+            "item\u{301} 1", "\u{212A}item 1", "Item 1 Zürich", "Item 1\u{FB01}", "e\u{301}", "e", "",
+        ]
+        let prefixes = ["item 1", "Item 1", "e", "ITEM", "item 1k"]
+        let optionSets: [ComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
+        for text in texts {
+            for prefix in prefixes {
+                for options in optionSets {
+                    let expected: Int64 = StringMatching.beginsWith(text, prefix, options: options) ? 1 : 0
+                    #expect(
+                        try call(db, "cdqi_beginswith", text, prefix, options) == expected,
+                        "\(text.debugDescription) BEGINSWITH \(prefix.debugDescription) \(options.rawValue)")
+                }
+            }
+        }
+    }
+
     @Test("operands that are not text never match, and NULL passes through cdqi_fold")
     func nonText() throws {
         let db = try connection()

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
     }
 
     private func fetchMatchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
-        guard pendingObjects(for: request).isEmpty, let layout = coordinator.layout.entity(named: request.entityName) else {
+        guard pendingObjects(for: request).isEmpty, let layout = entityLayout(named: request.entityName) else {
             return try fetchObjectIDs(request).map { object(with: $0) }
         }
         // Whole rows in the same query: objects not yet loaded are filled at once, no query per object.

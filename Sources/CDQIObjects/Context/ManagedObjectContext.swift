@@ -42,6 +42,8 @@ public final class ManagedObjectContext {
     /// The class ``objectClass(for:)`` worked out last for a layout (faults and fetched rows come in runs
     /// of one entity), under the coordinator's registration count.
     private var lastObjectClass: (layout: EntityLayout, registrations: Int, objectClass: ManagedObject.Type)?
+    /// The layout ``entityLayout(named:)`` found last, with the name it was asked for.
+    private var lastLayoutByName: (name: String, layout: EntityLayout)?
     /// What generated accessors could not throw (see `accessorErrors`); added for the typed accessors.
     var accessorErrorLog: [ManagedObjectError] = []
     /// Where the coordinator posts other contexts' saves while ``automaticallyMergesChangesFromParent``
@@ -182,6 +184,16 @@ public final class ManagedObjectContext {
         let objectClass = coordinator.objectClass(for: layout)
         lastObjectClass = (layout, registrations, objectClass)
         return objectClass
+    }
+
+    /// The coordinator's layout of the entity named `name`, `nil` for no such entity. The last answer
+    /// is reused for the same name: every fetch asks, mostly for the entity it asked for before, and
+    /// comparing the name costs less than hashing it (the layouts of a coordinator never change).
+    func entityLayout(named name: String) -> EntityLayout? {
+        if let last = lastLayoutByName, last.name == name { return last.layout }
+        guard let layout = coordinator.layout.entity(named: name) else { return nil }
+        lastLayoutByName = (name, layout)
+        return layout
     }
 
     /// Registers an object made directly with this context (see ``ManagedObject/init(entity:objectID:context:)``)

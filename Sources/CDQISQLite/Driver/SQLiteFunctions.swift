@@ -128,10 +128,13 @@ private let beginsWith: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoin
     test(context, arguments) { StringMatching.beginsWith($0, $1, options: $2) }
 }
 
-/// `BEGINSWITH` straight on SQLite's bytes when both operands are ASCII text, or `nil` to take the
-/// general path. ASCII text is left as it is by normalization and by width and diacritic folding, and
-/// case folding maps only A–Z to a–z in it, so the answer equals folding first; without building two
-/// Strings and folding them per row, a case-insensitive BEGINSWITH over 100k rows costs a third less.
+/// `BEGINSWITH` straight on SQLite's bytes when the prefix is ASCII text and so is the text's start
+/// (the prefix's length and one byte more), or `nil` to take the general path. ASCII text is left as it
+/// is by normalization and by width and diacritic folding, and case folding maps only A–Z to a–z in
+/// it, so the answer equals folding first; what follows cannot change how that start folds (an ASCII
+/// character is a starter: only a combining mark right after it could join it under a composing
+/// normalization, and that byte goes the general way). Without building two Strings and folding them
+/// per row, a case-insensitive BEGINSWITH over 100k rows costs a third less.
 private func asciiBeginsWith(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> Bool? {
     guard let left = arguments?[0], let right = arguments?[1],
         sqlite3_value_type(left) == SQLITE_TEXT, sqlite3_value_type(right) == SQLITE_TEXT
@@ -139,8 +142,11 @@ private func asciiBeginsWith(_ arguments: UnsafeMutablePointer<OpaquePointer?>?)
     let leftCount = Int(sqlite3_value_bytes(left))
     let rightCount = Int(sqlite3_value_bytes(right))
     guard let leftBytes = sqlite3_value_text(left), let rightBytes = sqlite3_value_text(right) else { return nil }
-    for index in 0..<leftCount where leftBytes[index] >= 0x80 { return nil }
-    for index in 0..<rightCount where rightBytes[index] >= 0x80 { return nil }
+    // One OR over the bytes that matter, tested once (no branch per byte).
+    var combined: UInt8 = 0
+    for index in 0..<min(leftCount, rightCount + 1) { combined |= leftBytes[index] }
+    for index in 0..<rightCount { combined |= rightBytes[index] }
+    if combined >= 0x80 { return nil }
     if rightCount == 0 || rightCount > leftCount { return false }  // an empty prefix never matches
     let options = options(arguments, 2)
     let foldsCase = options.contains(.caseInsensitive) && !options.contains(.normalized)

@@ -46,10 +46,18 @@ extension SQLiteStore {
 
     /// Runs a request selecting whole rows (`columns` of the fetched table, aliased `t0`, starting with
     /// `t0.Z_ENT, t0.Z_PK`) and hands each result row to `body`.
+    ///
+    /// A request with a fetch limit stops stepping at its limit: the SQL's `LIMIT` is that limit, so the
+    /// next step could only report the end, and `rewind()` ends the statement all the same (a `first()`
+    /// steps once, not twice).
     func forEachRow(_ request: FetchRequest, columns: String, _ body: (SQLiteStatement) throws -> Void) throws {
         let statement = try prepare(request, shape: .rows(columns: columns))
         defer { statement.rewind() }
-        while try statement.step() { try body(statement) }
+        var left = request.fetchLimit > 0 ? request.fetchLimit : Int.max
+        while left > 0, try statement.step() {
+            try body(statement)
+            left -= 1
+        }
     }
 
     /// The number of objects matching a request: as many as the fetch would return, its window included.

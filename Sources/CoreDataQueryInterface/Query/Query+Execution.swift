@@ -56,8 +56,10 @@ extension Query where M: ManagedObject {
         guard resultKind == .objects else { return try limit(1).all(managedObjectContext: managedObjectContext).first }
         // The request of `limit(1)`, without copying the query: this runs once per lookup.
         let context = try resolveContext(managedObjectContext)
-        var request = request()
-        request.fetchLimit = 1
+        var limited = request()
+        limited.fetchLimit = 1
+        // A constant, so that the closure borrows it (a captured variable was copied for the call).
+        let request = limited
         let objects = try Self.run { try context.fetch(request) }
         guard let object = objects.first else { return nil }
         return try Self.typed(object)
@@ -65,6 +67,9 @@ extension Query where M: ManagedObject {
 
     /// An object fetched for an object query, as `R`.
     private static func typed(_ object: ManagedObject) throws(QueryError) -> R {
+        // Usually the object is exactly of class `R`, which the check proves: then it is reinterpreted
+        // rather than cast through the runtime (as `all` does with its array).
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(R.self) { return unsafeBitCast(object, to: R.self) }
         guard let typed = object as? R else {
             throw .notAnInstance(
                 entity: object.entity.name, expectedClass: String(describing: R.self),

@@ -114,17 +114,18 @@ public struct Query<M: Entity, R> {
     /// The fetch request this query stands for: the filters, orderings and window, and for dictionary
     /// and typed queries the selected columns (named as results name them), grouping, HAVING and DISTINCT.
     public func request() -> FetchRequest {
-        var request = FetchRequest(
+        let request = FetchRequest(
             entityName: M.cdqiEntityName, predicate: Self.conjunction(predicates), sortDescriptors: sortDescriptors,
             fetchLimit: limitCount, fetchOffset: offsetCount)
-        if resultKind == .dictionaries || resultKind == .values {
-            request.propertiesToFetch = selections.map(\.property)
-            // The root proxy's empty key path groups by the object itself.
-            request.propertiesToGroupBy = groupings.map { QuerySelection(keyPath: $0).property }
-            request.havingPredicate = Self.conjunction(havingPredicates)
-            request.returnsDistinctResults = isDistinct
-        }
-        return request
+        // Object and ID queries (most, and every lookup) return it as made: no copy to change.
+        guard resultKind == .dictionaries || resultKind == .values else { return request }
+        var selecting = request
+        selecting.propertiesToFetch = selections.map(\.property)
+        // The root proxy's empty key path groups by the object itself.
+        selecting.propertiesToGroupBy = groupings.map { QuerySelection(keyPath: $0).property }
+        selecting.havingPredicate = Self.conjunction(havingPredicates)
+        selecting.returnsDistinctResults = isDistinct
+        return selecting
     }
 
     /// `nil` for no predicate, the predicate itself for one, their AND for several.
