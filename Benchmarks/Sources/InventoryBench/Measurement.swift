@@ -18,6 +18,14 @@ public enum Measurement {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
+    /// The page faults the whole process (every thread) has taken so far that needed no disk read
+    /// (`ru_minflt`): memory the heap gave back to the system and takes again, for one.
+    public static func processMinorFaults() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_minflt
+    }
+
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.
     public static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }

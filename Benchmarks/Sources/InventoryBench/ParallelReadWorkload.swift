@@ -11,7 +11,8 @@ import GRDB
 /// raw C API through a connection per unit. The line gives each contender's CPU time too (every thread
 /// of the process): four tasks using more CPU than one for the same work is contention (locks, shared
 /// cache lines, page faults); the same CPU but less than half the wall-clock time gained means the
-/// machine did not lend a second core meanwhile.
+/// machine did not lend a second core meanwhile. The page faults each way (the process's minor faults)
+/// tell the kernel's share: a heap given back to the system between rounds is faulted in again.
 public struct ParallelReadWorkload {
     public static let units = 4
     let fixture: InventoryFixture
@@ -30,6 +31,8 @@ public struct ParallelReadWorkload {
         var parallel: Double
         var sequentialCPU: Double
         var parallelCPU: Double
+        var sequentialFaults: Double
+        var parallelFaults: Double
         var speedUp: Double { sequential / parallel }
     }
 
@@ -40,11 +43,14 @@ public struct ParallelReadWorkload {
         var parallel: [Double] = []
         var sequentialCPU: [Double] = []
         var parallelCPU: [Double] = []
+        var sequentialFaults: [Double] = []
+        var parallelFaults: [Double] = []
 
         var medians: Timing {
             Timing(
                 sequential: Measurement.median(sequential), parallel: Measurement.median(parallel),
-                sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU))
+                sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU),
+                sequentialFaults: Measurement.median(sequentialFaults), parallelFaults: Measurement.median(parallelFaults))
         }
     }
 
@@ -70,23 +76,29 @@ public struct ParallelReadWorkload {
             for (index, (name, unit)) in contenders.enumerated() {
                 var found = 0
                 let cpuBeforeOne = Measurement.processCPUSeconds()
+                let faultsBeforeOne = Measurement.processMinorFaults()
                 let one = try Measurement.seconds {
                     for _ in 0..<Self.units { found += try unit() }
                 }
                 let cpuOne = Measurement.processCPUSeconds() - cpuBeforeOne
+                let faultsOne = Measurement.processMinorFaults() - faultsBeforeOne
                 if found != expected { mismatches.append("\(name) 1 task \(found)") }
                 var results: [Int] = []
                 let cpuBeforeFour = Measurement.processCPUSeconds()
+                let faultsBeforeFour = Measurement.processMinorFaults()
                 let four = try Measurement.seconds {
                     results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
                 }
                 let cpuFour = Measurement.processCPUSeconds() - cpuBeforeFour
+                let faultsFour = Measurement.processMinorFaults() - faultsBeforeFour
                 if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
                 guard round > 0 else { continue }
                 samples[index].sequential.append(one)
                 samples[index].parallel.append(four)
                 samples[index].sequentialCPU.append(cpuOne)
                 samples[index].parallelCPU.append(cpuFour)
+                samples[index].sequentialFaults.append(Double(faultsOne))
+                samples[index].parallelFaults.append(Double(faultsFour))
             }
         }
         let timings = samples.map(\.medians)
@@ -95,7 +107,8 @@ public struct ParallelReadWorkload {
         for ((name, _), timing) in zip(contenders, timings) {
             parts.append(
                 "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×"
-                    + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2)))"
+                    + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2));"
+                    + " page faults \(Int(timing.sequentialFaults)) and \(Int(timing.parallelFaults)))"
             )
         }
         parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
