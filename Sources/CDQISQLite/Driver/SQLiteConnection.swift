@@ -6,8 +6,9 @@ import CSQLite
 /// Opening sets `synchronous=FULL`, a busy timeout, foreign keys on, `trusted_schema=OFF` and SQLite's
 /// defensive mode, so that a store file from elsewhere cannot run application functions from its
 /// schema or switch journaling off (the process's first connection also turns SQLite's memory
-/// statistics off: ``SQLiteProcessSettings``); ``enableWriteAheadLog()`` turns on WAL. Prepared statements are cached per
-/// SQL text: running the same statement shape again costs no parsing or planning.
+/// statistics off: ``SQLiteProcessSettings``); ``enableWriteAheadLog()`` turns on WAL. Prepared
+/// statements are cached per SQL text: running the same statement shape again costs no parsing or
+/// planning.
 ///
 /// A connection is used by one thread or task at a time; it is not `Sendable`.
 public final class SQLiteConnection {
