@@ -31,7 +31,7 @@ extension ManagedObjectContext {
     ///   request matched, or their IDs (rows removed by a cascade are merged but not returned).
     public func execute(_ request: BatchDeleteRequest) throws(BatchError) -> BatchResult {
         let fetch = request.fetchRequest
-        guard coordinator.layout.entity(named: fetch.entityName) != nil else { throw .unknownEntity(fetch.entityName) }
+        guard entityLayout(named: fetch.entityName) != nil else { throw .unknownEntity(fetch.entityName) }
         let builder = BatchStatementBuilder(
             model: coordinator.model, schema: coordinator.layout.schema, storeIdentifier: coordinator.storeIdentifier,
             dialect: coordinator.store.dialect)

@@ -62,7 +62,7 @@ public final class FetchCursor {
         batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : FetchCursor.defaultBatchSize
         let coordinator = context.coordinator
         guard context.pendingObjects(for: request).isEmpty,
-            let layout = coordinator.layout.entity(named: request.entityName),
+            let layout = context.entityLayout(named: request.entityName),
             let rows = try coordinator.openRowCursor(request, layout: layout)
         else {
             source = .ids(try context.fetchObjectIDs(request), next: 0)

@@ -95,7 +95,7 @@ public final class ManagedObjectContext {
     /// Inserts a new object of the named entity. Attributes start with the model's default values;
     /// the object has a temporary ID until it is saved.
     public func insertNewObject(forEntityName name: String) throws(ContextError) -> ManagedObject {
-        guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
+        guard let layout = entityLayout(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
         return insertObject(of: layout, as: objectClass(for: layout))
     }
@@ -124,7 +124,7 @@ public final class ManagedObjectContext {
             return unsafeDowncast(insertObject(of: last.layout, as: last.objectClass), to: T.self)
         }
         let name = coordinator.entityName(for: type) ?? String(describing: type)
-        guard let layout = coordinator.layout.entity(named: name) else { throw .unknownEntity(name) }
+        guard let layout = entityLayout(named: name) else { throw .unknownEntity(name) }
         guard !layout.entity.isAbstract else { throw .abstractEntity(name) }
         let objectClass = objectClass(for: layout)
         guard objectClass is T.Type else {
@@ -187,8 +187,9 @@ public final class ManagedObjectContext {
     }
 
     /// The coordinator's layout of the entity named `name`, `nil` for no such entity. The last answer
-    /// is reused for the same name: every fetch asks, mostly for the entity it asked for before, and
-    /// comparing the name costs less than hashing it (the layouts of a coordinator never change).
+    /// is reused for the same name: every fetch, insert by name and fetched object ID asks, mostly for
+    /// the entity asked for before, and comparing the name costs less than hashing it (the layouts of a
+    /// coordinator never change).
     func entityLayout(named name: String) -> EntityLayout? {
         if let last = lastLayoutByName, last.name == name { return last.layout }
         guard let layout = coordinator.layout.entity(named: name) else { return nil }
@@ -232,7 +233,7 @@ public final class ManagedObjectContext {
 
     /// The ID a predicate-layer reference names, or `nil` when it names another store or an unknown entity.
     public func objectID(for reference: ObjectReference) -> ManagedObjectID? {
-        guard let layout = coordinator.layout.entity(named: reference.entityName) else { return nil }
+        guard let layout = entityLayout(named: reference.entityName) else { return nil }
         switch reference.identity {
         case .primaryKey(let key):
             guard reference.storeIdentifier == coordinator.storeIdentifier else { return nil }

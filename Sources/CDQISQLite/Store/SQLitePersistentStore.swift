@@ -19,7 +19,7 @@ import Synchronization
 /// time) on one connection, as before there were readers: the rows its fetch read stay in the writer's
 /// page cache for its save, and a reader's cache, which every save of another connection empties, is
 /// not read again. A save waits at most for one read to end, and reads leave the writer alone while a
-/// save waits for it (``savesWaiting``), so that a stream of reads never holds a save back.
+/// save waits for it (``waitingForWriter``), so that a stream of reads never holds a save back.
 ///
 /// It is `Sendable`: the writer is only touched while holding `lock`, and each reader is used by one
 /// caller at a time (see the pool).
@@ -33,8 +33,9 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     private let lock = NSLock()
     /// Guarded by `lock`: the writer.
     private let writer: SQLiteStore
-    /// How many callers wait for `lock` in ``withWriter(_:)``: reads take the idle writer only when none does.
-    private let savesWaiting = Atomic<Int>(0)
+    /// How many callers (saves, mostly) wait for `lock` in ``withWriter(_:)``: reads take the idle
+    /// writer only when none does.
+    private let waitingForWriter = Atomic<Int>(0)
     /// The read connections of a store file; `nil` for an in-memory store, or when the reader count
     /// is 0 (reads then share the writer).
     package let readers: StoreReaderPool?
@@ -77,9 +78,9 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     /// (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) leave as ``StoreError/damagedStore(path:reason:)``.
     package func withWriter<T>(_ body: (SQLiteStore) throws -> T) rethrows -> T {
         if !lock.try() {
-            savesWaiting.add(1, ordering: .relaxed)
+            waitingForWriter.add(1, ordering: .relaxed)
             lock.lock()
-            savesWaiting.subtract(1, ordering: .relaxed)
+            waitingForWriter.subtract(1, ordering: .relaxed)
         }
         defer { lock.unlock() }
         do {
@@ -122,12 +123,12 @@ package final class SQLitePersistentStore: PersistentStore, @unchecked Sendable 
     }
 
     /// How many callers wait for the writer now (reads leave it to them).
-    package var writerWaiters: Int { savesWaiting.load(ordering: .relaxed) }
+    package var writerWaiters: Int { waitingForWriter.load(ordering: .relaxed) }
 
     /// Takes `lock` for a read if the writer is idle and no save waits for it; `false` (not taking it)
     /// otherwise.
     private func takeIdleWriter() -> Bool {
-        savesWaiting.load(ordering: .relaxed) == 0 && lock.try()
+        waitingForWriter.load(ordering: .relaxed) == 0 && lock.try()
     }
 
     /// A read connection for one owner's sole use until the lease ends (see ``StoreReaderPool/lease()``),
