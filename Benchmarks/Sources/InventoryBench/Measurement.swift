@@ -26,6 +26,14 @@ public enum Measurement {
         return usage.ru_minflt
     }
 
+    /// The context switches the whole process (every thread) has made so far, voluntary (waiting for a
+    /// lock, a condition or the disk: `ru_nvcsw`) and involuntary (preempted: `ru_nivcsw`).
+    public static func processContextSwitches() -> (voluntary: Int, involuntary: Int) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (usage.ru_nvcsw, usage.ru_nivcsw)
+    }
+
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.
     public static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }

@@ -5,14 +5,17 @@ import Foundation
 import GRDB
 
 /// W11: parallel reads. Four units of work, each `lookups` indexed lookups plus one fetch of every
-/// item, done by one thread in sequence, then split over four threads at once: the speed-up is the
-/// sequential time over the parallel one. Ours reads through the coordinator's pool of readers (a new
-/// context per unit), GRDB through a `DatabasePool` (`pool.read` per unit, hand-written records), the
-/// raw C API through a connection per unit. The line gives each contender's CPU time too (every thread
-/// of the process): four tasks using more CPU than one for the same work is contention (locks, shared
-/// cache lines, page faults); the same CPU but less than half the wall-clock time gained means the
-/// machine did not lend a second core meanwhile. The page faults each way (the process's minor faults)
-/// tell the kernel's share: a heap given back to the system between rounds is faulted in again.
+/// item, done by one worker thread in sequence, then split over four worker threads at once: the
+/// speed-up is the sequential time over the parallel one. The workers are long-lived, as a server's
+/// are (``ConcurrentRuns``), and the sequential units run on one of them, so that both ways run on
+/// threads of the same kind. Ours reads through the coordinator's pool of readers (a new context per
+/// unit), GRDB through a `DatabasePool` (`pool.read` per unit, hand-written records), the raw C API
+/// through a connection per unit. The line gives each contender's CPU time too (every thread of the
+/// process): four tasks using more CPU than one for the same work is contention (locks, shared cache
+/// lines, page faults); the same CPU but less than half the wall-clock time gained means the machine
+/// did not lend a second core meanwhile. The page faults each way (the process's minor faults) tell
+/// the kernel's share: a heap given back to the system between units is faulted in again; the waits
+/// (voluntary context switches) tell how often a thread slept on a lock or a condition.
 public struct ParallelReadWorkload {
     public static let units = 4
     let fixture: InventoryFixture
@@ -25,7 +28,7 @@ public struct ParallelReadWorkload {
         self.rounds = rounds
     }
 
-    /// One contender's medians: one thread doing the four units, four threads doing one each.
+    /// One contender's medians: one worker doing the four units, four workers doing one each.
     struct Timing {
         var sequential: Double
         var parallel: Double
@@ -33,6 +36,8 @@ public struct ParallelReadWorkload {
         var parallelCPU: Double
         var sequentialFaults: Double
         var parallelFaults: Double
+        var sequentialSwitches: Double
+        var parallelSwitches: Double
         var speedUp: Double { sequential / parallel }
     }
 
@@ -45,12 +50,15 @@ public struct ParallelReadWorkload {
         var parallelCPU: [Double] = []
         var sequentialFaults: [Double] = []
         var parallelFaults: [Double] = []
+        var sequentialSwitches: [Double] = []
+        var parallelSwitches: [Double] = []
 
         var medians: Timing {
             Timing(
                 sequential: Measurement.median(sequential), parallel: Measurement.median(parallel),
                 sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU),
-                sequentialFaults: Measurement.median(sequentialFaults), parallelFaults: Measurement.median(parallelFaults))
+                sequentialFaults: Measurement.median(sequentialFaults), parallelFaults: Measurement.median(parallelFaults),
+                sequentialSwitches: Measurement.median(sequentialSwitches), parallelSwitches: Measurement.median(parallelSwitches))
         }
     }
 
@@ -77,20 +85,30 @@ public struct ParallelReadWorkload {
                 var found = 0
                 let cpuBeforeOne = Measurement.processCPUSeconds()
                 let faultsBeforeOne = Measurement.processMinorFaults()
+                let switchesBeforeOne = Measurement.processContextSwitches().voluntary
+                // On a worker too, so that both ways run on threads of the same kind (the calling thread's
+                // heap is glibc's main arena, the workers' are arenas of their own).
                 let one = try Measurement.seconds {
-                    for _ in 0..<Self.units { found += try unit() }
+                    found = try ConcurrentRuns.run(1) { _ in
+                        var total = 0
+                        for _ in 0..<Self.units { total += try unit() }
+                        return total
+                    }[0]
                 }
                 let cpuOne = Measurement.processCPUSeconds() - cpuBeforeOne
                 let faultsOne = Measurement.processMinorFaults() - faultsBeforeOne
+                let switchesOne = Measurement.processContextSwitches().voluntary - switchesBeforeOne
                 if found != expected { mismatches.append("\(name) 1 task \(found)") }
                 var results: [Int] = []
                 let cpuBeforeFour = Measurement.processCPUSeconds()
                 let faultsBeforeFour = Measurement.processMinorFaults()
+                let switchesBeforeFour = Measurement.processContextSwitches().voluntary
                 let four = try Measurement.seconds {
                     results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
                 }
                 let cpuFour = Measurement.processCPUSeconds() - cpuBeforeFour
                 let faultsFour = Measurement.processMinorFaults() - faultsBeforeFour
+                let switchesFour = Measurement.processContextSwitches().voluntary - switchesBeforeFour
                 if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
                 guard round > 0 else { continue }
                 samples[index].sequential.append(one)
@@ -99,6 +117,8 @@ public struct ParallelReadWorkload {
                 samples[index].parallelCPU.append(cpuFour)
                 samples[index].sequentialFaults.append(Double(faultsOne))
                 samples[index].parallelFaults.append(Double(faultsFour))
+                samples[index].sequentialSwitches.append(Double(switchesOne))
+                samples[index].parallelSwitches.append(Double(switchesFour))
             }
         }
         let timings = samples.map(\.medians)
@@ -108,7 +128,8 @@ public struct ParallelReadWorkload {
             parts.append(
                 "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×"
                     + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2));"
-                    + " page faults \(Int(timing.sequentialFaults)) and \(Int(timing.parallelFaults)))"
+                    + " page faults \(Int(timing.sequentialFaults)) and \(Int(timing.parallelFaults));"
+                    + " waits \(Int(timing.sequentialSwitches)) and \(Int(timing.parallelSwitches)))"
             )
         }
         parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
