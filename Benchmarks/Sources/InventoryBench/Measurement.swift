@@ -26,12 +26,12 @@ public enum Measurement {
         return usage.ru_minflt
     }
 
-    /// The context switches the whole process (every thread) has made so far, voluntary (waiting for a
-    /// lock, a condition or the disk: `ru_nvcsw`) and involuntary (preempted: `ru_nivcsw`).
-    public static func processContextSwitches() -> (voluntary: Int, involuntary: Int) {
+    /// The times the whole process (every thread) has waited so far: its voluntary context switches
+    /// (`ru_nvcsw`: sleeping on a lock, a condition or the disk).
+    public static func processWaits() -> Int {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return (usage.ru_nvcsw, usage.ru_nivcsw)
+        return usage.ru_nvcsw
     }
 
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.

@@ -36,8 +36,8 @@ public struct ParallelReadWorkload {
         var parallelCPU: Double
         var sequentialFaults: Double
         var parallelFaults: Double
-        var sequentialSwitches: Double
-        var parallelSwitches: Double
+        var sequentialWaits: Double
+        var parallelWaits: Double
         var speedUp: Double { sequential / parallel }
     }
 
@@ -50,15 +50,15 @@ public struct ParallelReadWorkload {
         var parallelCPU: [Double] = []
         var sequentialFaults: [Double] = []
         var parallelFaults: [Double] = []
-        var sequentialSwitches: [Double] = []
-        var parallelSwitches: [Double] = []
+        var sequentialWaits: [Double] = []
+        var parallelWaits: [Double] = []
 
         var medians: Timing {
             Timing(
                 sequential: Measurement.median(sequential), parallel: Measurement.median(parallel),
                 sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU),
                 sequentialFaults: Measurement.median(sequentialFaults), parallelFaults: Measurement.median(parallelFaults),
-                sequentialSwitches: Measurement.median(sequentialSwitches), parallelSwitches: Measurement.median(parallelSwitches))
+                sequentialWaits: Measurement.median(sequentialWaits), parallelWaits: Measurement.median(parallelWaits))
         }
     }
 
@@ -85,7 +85,7 @@ public struct ParallelReadWorkload {
                 var found = 0
                 let cpuBeforeOne = Measurement.processCPUSeconds()
                 let faultsBeforeOne = Measurement.processMinorFaults()
-                let switchesBeforeOne = Measurement.processContextSwitches().voluntary
+                let waitsBeforeOne = Measurement.processWaits()
                 // On a worker too, so that both ways run on threads of the same kind (the calling thread's
                 // heap is glibc's main arena, the workers' are arenas of their own).
                 let one = try Measurement.seconds {
@@ -97,18 +97,18 @@ public struct ParallelReadWorkload {
                 }
                 let cpuOne = Measurement.processCPUSeconds() - cpuBeforeOne
                 let faultsOne = Measurement.processMinorFaults() - faultsBeforeOne
-                let switchesOne = Measurement.processContextSwitches().voluntary - switchesBeforeOne
+                let waitsOne = Measurement.processWaits() - waitsBeforeOne
                 if found != expected { mismatches.append("\(name) 1 task \(found)") }
                 var results: [Int] = []
                 let cpuBeforeFour = Measurement.processCPUSeconds()
                 let faultsBeforeFour = Measurement.processMinorFaults()
-                let switchesBeforeFour = Measurement.processContextSwitches().voluntary
+                let waitsBeforeFour = Measurement.processWaits()
                 let four = try Measurement.seconds {
                     results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
                 }
                 let cpuFour = Measurement.processCPUSeconds() - cpuBeforeFour
                 let faultsFour = Measurement.processMinorFaults() - faultsBeforeFour
-                let switchesFour = Measurement.processContextSwitches().voluntary - switchesBeforeFour
+                let waitsFour = Measurement.processWaits() - waitsBeforeFour
                 if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
                 guard round > 0 else { continue }
                 samples[index].sequential.append(one)
@@ -117,8 +117,8 @@ public struct ParallelReadWorkload {
                 samples[index].parallelCPU.append(cpuFour)
                 samples[index].sequentialFaults.append(Double(faultsOne))
                 samples[index].parallelFaults.append(Double(faultsFour))
-                samples[index].sequentialSwitches.append(Double(switchesOne))
-                samples[index].parallelSwitches.append(Double(switchesFour))
+                samples[index].sequentialWaits.append(Double(waitsOne))
+                samples[index].parallelWaits.append(Double(waitsFour))
             }
         }
         let timings = samples.map(\.medians)
@@ -129,7 +129,7 @@ public struct ParallelReadWorkload {
                 "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×"
                     + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2));"
                     + " page faults \(Int(timing.sequentialFaults)) and \(Int(timing.parallelFaults));"
-                    + " waits \(Int(timing.sequentialSwitches)) and \(Int(timing.parallelSwitches)))"
+                    + " waits \(Int(timing.sequentialWaits)) and \(Int(timing.parallelWaits)))"
             )
         }
         parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
