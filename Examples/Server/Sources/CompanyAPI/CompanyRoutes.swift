@@ -67,13 +67,14 @@ public struct CompanyRoutes: Sendable {
     }
 
     func employees(_ filter: EmployeeFilter) async throws -> EmployeeList {
-        // One typed row per employee: its primary key and its columns, from one statement.
+        // One typed row per employee: its object ID (the evaluated object, `$0`, as Core Data gives it)
+        // and its columns, from one statement, so from one snapshot.
         let rows = try await filter.query
-            .select { (PrimaryKeyColumn(), $0.firstName, $0.lastName, $0.nickName, $0.salary, $0.department.name) }
+            .select { ($0, $0.firstName, $0.lastName, $0.nickName, $0.salary, $0.department.name) }
             .all(in: container)
         return try EmployeeList(
             employees: rows.map { row throws(HTTPError) in
-                guard let id = row.0, let firstName = row.1, let lastName = row.2 else {
+                guard let id = row.0?.primaryKey, let firstName = row.1, let lastName = row.2 else {
                     throw HTTPError(.internalServerError, message: "an employee row lacks its key or a required name")
                 }
                 return EmployeeRecord(
