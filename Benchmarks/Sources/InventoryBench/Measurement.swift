@@ -18,22 +18,6 @@ public enum Measurement {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
-    /// The page faults the whole process (every thread) has taken so far that needed no disk read
-    /// (`ru_minflt`): memory the heap gave back to the system and takes again, for one.
-    public static func processMinorFaults() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_minflt
-    }
-
-    /// The times the whole process (every thread) has waited so far: its voluntary context switches
-    /// (`ru_nvcsw`: sleeping on a lock, a condition or the disk).
-    public static func processWaits() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_nvcsw
-    }
-
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.
     public static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }

@@ -28,38 +28,11 @@ public struct ParallelReadWorkload {
         self.rounds = rounds
     }
 
-    /// One contender's medians: one worker doing the four units, four workers doing one each.
-    struct Timing {
-        var sequential: Double
-        var parallel: Double
-        var sequentialCPU: Double
-        var parallelCPU: Double
-        var sequentialFaults: Double
-        var parallelFaults: Double
-        var sequentialWaits: Double
-        var parallelWaits: Double
-        var speedUp: Double { sequential / parallel }
-    }
-
-    /// One contender's timed rounds: wall-clock and CPU seconds (every thread of the process) of one
-    /// task doing the four units, then of four tasks doing one each.
+    /// One contender's timed rounds: what one worker doing the four units cost, and what four workers
+    /// doing one each cost.
     struct Samples {
-        var sequential: [Double] = []
-        var parallel: [Double] = []
-        var sequentialCPU: [Double] = []
-        var parallelCPU: [Double] = []
-        var sequentialFaults: [Double] = []
-        var parallelFaults: [Double] = []
-        var sequentialWaits: [Double] = []
-        var parallelWaits: [Double] = []
-
-        var medians: Timing {
-            Timing(
-                sequential: Measurement.median(sequential), parallel: Measurement.median(parallel),
-                sequentialCPU: Measurement.median(sequentialCPU), parallelCPU: Measurement.median(parallelCPU),
-                sequentialFaults: Measurement.median(sequentialFaults), parallelFaults: Measurement.median(parallelFaults),
-                sequentialWaits: Measurement.median(sequentialWaits), parallelWaits: Measurement.median(parallelWaits))
-        }
+        var sequential: [ProcessUsage] = []
+        var parallel: [ProcessUsage] = []
     }
 
     /// The W11 summary line.
@@ -82,57 +55,35 @@ public struct ParallelReadWorkload {
         // virtual machine, a second core is not always there).
         for round in 0...rounds {
             for (index, (name, unit)) in contenders.enumerated() {
-                var found = 0
-                let cpuBeforeOne = Measurement.processCPUSeconds()
-                let faultsBeforeOne = Measurement.processMinorFaults()
-                let waitsBeforeOne = Measurement.processWaits()
                 // On a worker too, so that both ways run on threads of the same kind (the calling thread's
                 // heap is glibc's main arena, the workers' are arenas of their own).
-                let one = try Measurement.seconds {
-                    found = try ConcurrentRuns.run(1) { _ in
+                let (found, one) = try ProcessUsage.measure {
+                    try ConcurrentRuns.run(1) { _ in
                         var total = 0
                         for _ in 0..<Self.units { total += try unit() }
                         return total
                     }[0]
                 }
-                let cpuOne = Measurement.processCPUSeconds() - cpuBeforeOne
-                let faultsOne = Measurement.processMinorFaults() - faultsBeforeOne
-                let waitsOne = Measurement.processWaits() - waitsBeforeOne
                 if found != expected { mismatches.append("\(name) 1 task \(found)") }
-                var results: [Int] = []
-                let cpuBeforeFour = Measurement.processCPUSeconds()
-                let faultsBeforeFour = Measurement.processMinorFaults()
-                let waitsBeforeFour = Measurement.processWaits()
-                let four = try Measurement.seconds {
-                    results = try ConcurrentRuns.run(Self.units) { _ in try unit() }
-                }
-                let cpuFour = Measurement.processCPUSeconds() - cpuBeforeFour
-                let faultsFour = Measurement.processMinorFaults() - faultsBeforeFour
-                let waitsFour = Measurement.processWaits() - waitsBeforeFour
+                let (results, four) = try ProcessUsage.measure { try ConcurrentRuns.run(Self.units) { _ in try unit() } }
                 if results.reduce(0, +) != expected { mismatches.append("\(name) 4 tasks \(results.reduce(0, +))") }
                 guard round > 0 else { continue }
                 samples[index].sequential.append(one)
                 samples[index].parallel.append(four)
-                samples[index].sequentialCPU.append(cpuOne)
-                samples[index].parallelCPU.append(cpuFour)
-                samples[index].sequentialFaults.append(Double(faultsOne))
-                samples[index].parallelFaults.append(Double(faultsFour))
-                samples[index].sequentialWaits.append(Double(waitsOne))
-                samples[index].parallelWaits.append(Double(waitsFour))
             }
         }
-        let timings = samples.map(\.medians)
+        let medians = samples.map { (one: ProcessUsage.medians($0.sequential), four: ProcessUsage.medians($0.parallel)) }
         func ms(_ seconds: Double) -> String { fixedDecimals(seconds * 1000) + " ms" }
         var parts: [String] = []
-        for ((name, _), timing) in zip(contenders, timings) {
+        for ((name, _), (one, four)) in zip(contenders, medians) {
             parts.append(
-                "\(name) 1 task \(ms(timing.sequential)), 4 tasks \(ms(timing.parallel)), speed-up \(fixedDecimals(timing.speedUp, digits: 2))×"
-                    + " (CPU \(ms(timing.sequentialCPU)) and \(ms(timing.parallelCPU)), ×\(fixedDecimals(timing.parallelCPU / timing.sequentialCPU, digits: 2));"
-                    + " page faults \(Int(timing.sequentialFaults)) and \(Int(timing.parallelFaults));"
-                    + " waits \(Int(timing.sequentialWaits)) and \(Int(timing.parallelWaits)))"
+                "\(name) 1 task \(ms(one.seconds)), 4 tasks \(ms(four.seconds)), speed-up \(fixedDecimals(one.seconds / four.seconds, digits: 2))×"
+                    + " (CPU \(ms(one.cpuSeconds)) and \(ms(four.cpuSeconds)), ×\(fixedDecimals(four.cpuSeconds / one.cpuSeconds, digits: 2));"
+                    + " page faults \(Int(one.minorFaults)) and \(Int(four.minorFaults));"
+                    + " waits \(Int(one.waits)) and \(Int(four.waits)))"
             )
         }
-        parts.append("ours/GRDB (4 tasks) \(fixedDecimals(timings[0].parallel / timings[1].parallel, digits: 2))")
+        parts.append("ours/GRDB (4 tasks) \(fixedDecimals(medians[0].four.seconds / medians[1].four.seconds, digits: 2))")
         var line = "W11 parallel reads 4×(\(codes.count) lookups + fetch \(label)): " + parts.joined(separator: "; ")
         if !mismatches.isEmpty { line += " [RESULTS DIFFER: \(mismatches.joined(separator: ", "))]" }
         return line

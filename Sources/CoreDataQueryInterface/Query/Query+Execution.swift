@@ -23,8 +23,7 @@ extension Query where M: ManagedObject {
             // Usually every object is exactly of class `R`: then the array is reinterpreted (arrays of
             // classes share one representation) rather than cast object by object through the runtime.
             // Only a non-empty array proves `R` is that class (an empty one would pass for any `R`).
-            let exactClass = ObjectIdentifier(R.self)
-            if objects.allSatisfy({ ObjectIdentifier(type(of: $0)) == exactClass }) {
+            if objects.allSatisfy(Self.isExactlyResultClass) {
                 return unsafeBitCast(objects, to: [R].self)
             }
             var results: [R] = []
@@ -65,11 +64,17 @@ extension Query where M: ManagedObject {
         return try Self.typed(object)
     }
 
+    /// Whether `object`'s class is `R` itself (not a subclass): then the object may be reinterpreted as
+    /// an `R` without a cast through the runtime.
+    @inline(__always) private static func isExactlyResultClass(_ object: ManagedObject) -> Bool {
+        ObjectIdentifier(type(of: object)) == ObjectIdentifier(R.self)
+    }
+
     /// An object fetched for an object query, as `R`.
     private static func typed(_ object: ManagedObject) throws(QueryError) -> R {
         // Usually the object is exactly of class `R`, which the check proves: then it is reinterpreted
         // rather than cast through the runtime (as `all` does with its array).
-        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(R.self) { return unsafeBitCast(object, to: R.self) }
+        if isExactlyResultClass(object) { return unsafeBitCast(object, to: R.self) }
         guard let typed = object as? R else {
             throw .notAnInstance(
                 entity: object.entity.name, expectedClass: String(describing: R.self),
