@@ -89,7 +89,7 @@ import Testing
         let folder = TestPaths.packageRoot.appendingPathComponent("Sources/CDQIObjects/Objects").resolvingSymlinksInPath()
         // Attributes (`@exclusivity(unchecked)`) and ownership (`weak`, `unowned(safe)`) may come first.
         let member = try Regex(
-            #"(?m)^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:internal\(set\)\s+)?(?:(?:weak|unowned(?:\(\w+\))?)\s+)?(?:var|let)\s+(\w+)"#)
+            #"(?m)^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:final\s+)?(?:internal\(set\)\s+)?(?:(?:weak|unowned(?:\(\w+\))?)\s+)?(?:var|let)\s+(\w+)"#)
         var names: Set<String> = []
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasPrefix("ManagedObject") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

@@ -28,7 +28,7 @@ enum ContextTestSupport {
         let context = try memoryContext("Company")
         let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
         let store = context.coordinator.storeIdentifier
-        return (context, { ManagedObjectID(entity: entity, store: StoreNumber(store), primaryKey: $0) })
+        return (context, { ManagedObjectID(entity: EntityHandle(entity), store: StoreNumber(store), primaryKey: $0) })
     }
 
     /// Rows of a query, each column rendered as text (`NULL` for null, `x'…'` hex for blobs, and the

@@ -28,20 +28,23 @@ struct ObjectRegistryTests {
         let layout = context.coordinator.layout
         let entities = try ["Employee", "Department"].map { try #require(layout.entity(named: $0)) }
         let store = context.coordinator.storeIdentifier
-        let temporaries = (0..<20).map { _ in ManagedObjectID(temporaryFor: entities[0]) }
+        let temporaries = (0..<20).map { _ in ManagedObjectID(temporaryFor: EntityHandle(entities[0])) }
         // Temporary IDs of another process (as parsed from a URI).
-        let foreign = (0..<5).map { _ in ManagedObjectID(entity: entities[1], store: StoreNumber(""), identity: .temporary(UUID())) }
+        let foreign = (0..<5).map { _ in ManagedObjectID(entity: EntityHandle(entities[1]), store: StoreNumber(""), identity: .temporary(UUID())) }
         var generator = SplitMix(state: seed)
 
         func randomID() -> ManagedObjectID {
             switch Int.random(in: 0..<11, using: &generator) {
             case 0: return temporaries.randomElement(using: &generator) ?? temporaries[0]
             case 10: return foreign.randomElement(using: &generator) ?? foreign[0]
-            case 1: return ManagedObjectID(entity: entities[0], store: StoreNumber("OTHER"), primaryKey: Int64.random(in: 1...8, using: &generator))
-            case 2: return ManagedObjectID(entity: entities[1], store: StoreNumber(store), primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
+            case 1:
+                return ManagedObjectID(entity: EntityHandle(entities[0]), store: StoreNumber("OTHER"), primaryKey: Int64.random(in: 1...8, using: &generator))
+            case 2:
+                return ManagedObjectID(
+                    entity: EntityHandle(entities[1]), store: StoreNumber(store), primaryKey: Int64.random(in: 0...40, using: &generator) * 1024)
             default:
                 let entity = entities.randomElement(using: &generator) ?? entities[0]
-                return ManagedObjectID(entity: entity, store: StoreNumber(store), primaryKey: Int64.random(in: 1...300, using: &generator))
+                return ManagedObjectID(entity: EntityHandle(entity), store: StoreNumber(store), primaryKey: Int64.random(in: 1...300, using: &generator))
             }
         }
 
@@ -113,7 +116,7 @@ extension ObjectRegistryTests {
         let context = try ContextTestSupport.memoryContext("Company")
         let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
         var registry = ObjectRegistry(store: StoreNumber(context.coordinator.storeIdentifier))
-        let ids = (0..<5_000).map { _ in ManagedObjectID(temporaryFor: entity) }
+        let ids = (0..<5_000).map { _ in ManagedObjectID(temporaryFor: EntityHandle(entity)) }
         var objects: [ManagedObject] = []
         for id in ids {
             let object = ManagedObject(entity: entity, objectID: id, context: nil)
@@ -128,7 +131,7 @@ extension ObjectRegistryTests {
         for id in ids { registry[id] = nil }
         #expect(registry.count == 0 && registry.values.isEmpty)
         // Registering again after the run emptied: old and new IDs.
-        let later = (0..<10).map { _ in ManagedObjectID(temporaryFor: entity) }
+        let later = (0..<10).map { _ in ManagedObjectID(temporaryFor: EntityHandle(entity)) }
         for id in [ids[7]] + later { registry[id] = ManagedObject(entity: entity, objectID: id, context: nil) }
         #expect(registry.count == 11)
         #expect(([ids[7]] + later).allSatisfy { registry[$0]?.objectID == $0 })
@@ -140,7 +143,7 @@ extension ObjectRegistryTests {
         let context = try ContextTestSupport.memoryContext("Company")
         let employee = try #require(context.coordinator.layout.entity(named: "Employee"))
         let store = context.coordinator.storeIdentifier
-        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: employee, store: StoreNumber(store), primaryKey: key) }
+        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: EntityHandle(employee), store: StoreNumber(store), primaryKey: key) }
         func object(_ key: Int64) -> ManagedObject { ManagedObject(entity: employee, objectID: id(key), context: nil) }
         var registry = ObjectRegistry(store: StoreNumber(store))
         // Keys 1…100 fill a run starting at 0; 5,000 lies beyond what it may cover (1,024 keys with so

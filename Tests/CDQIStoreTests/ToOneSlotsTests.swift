@@ -11,7 +11,7 @@ struct ToOneSlotsTests {
     func slots() throws {
         let context = try ContextTestSupport.memoryContext("Company")
         let entity = try #require(context.coordinator.layout.entity(named: "Employee"))
-        let objects = (0..<5).map { _ in ManagedObject(entity: entity, objectID: ManagedObjectID(temporaryFor: entity), context: nil) }
+        let objects = (0..<5).map { _ in ManagedObject(entity: entity, objectID: ManagedObjectID(temporaryFor: EntityHandle(entity)), context: nil) }
         for count in 0...5 {
             var slots = ToOneSlots(count: count)
             #expect(slots.count == count && slots.indices == 0..<count)

@@ -98,7 +98,7 @@ extension ManagedObjectContext {
         let store = coordinator.storeNumber
         func ids(_ rows: [BatchWriter.Row]) -> [ManagedObjectID] {
             rows.compactMap { row in
-                layout.entity(number: row.entity).map { ManagedObjectID(entity: $0, store: store, primaryKey: row.key) }
+                layout.entity(number: row.entity).map { ManagedObjectID(entity: handle(for: $0), store: store, primaryKey: row.key) }
             }
         }
         let matched = ids(written.matched)

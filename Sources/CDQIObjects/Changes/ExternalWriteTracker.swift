@@ -53,7 +53,7 @@ package final class ExternalWriteTracker: @unchecked Sendable {
             for (key, entityNumber) in try connection.rows(of: root.tableName, above: floor) {
                 top = max(top, key)
                 let entity = layout.entity(number: Int(truncatingIfNeeded: entityNumber)) ?? root
-                inserted.append(ManagedObjectID(entity: entity, store: store, primaryKey: key))
+                inserted.append(ManagedObjectID(entity: layout.sharedHandle(of: entity), store: store, primaryKey: key))
             }
             maxKeys[root.tableName] = top
         }

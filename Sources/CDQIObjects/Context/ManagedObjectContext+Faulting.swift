@@ -47,15 +47,17 @@ extension ManagedObjectContext {
     /// The ID of a row of entity `number` with primary key `key`.
     func objectID(entityNumber number: Int, key: Int64) -> ManagedObjectID? {
         coordinator.layout.entity(number: number).map {
-            ManagedObjectID(entity: $0, store: coordinator.storeNumber, primaryKey: key)
+            ManagedObjectID(entity: handle(for: $0), store: coordinator.storeNumber, primaryKey: key)
         }
     }
 
     /// The object a stored to-one reference names (a fault when not registered yet), or `nil` for none
     /// or for an entity number the model does not have.
     @usableFromInline func object(referencedBy reference: (key: Int64, entityNumber: Int)?) -> ManagedObject? {
-        guard let reference, let layout = coordinator.layout.entity(number: reference.entityNumber) else { return nil }
-        return registeredObject(of: layout, key: reference.key).object
+        // The layout unretained: this runs for every reference of every row read (see
+        // ``ModelLayout/unretainedEntity(number:)``); the coordinator holds it.
+        guard let reference, let layout = coordinator.layout.unretainedEntity(number: reference.entityNumber) else { return nil }
+        return layout._withUnsafeGuaranteedRef { registeredObject(of: $0, key: reference.key).object }
     }
 
     /// Fills an object's slots (to-many relationships left to load on use) and snapshot from a row.
@@ -68,8 +70,12 @@ extension ManagedObjectContext {
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
     @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
-        let unloadsToMany = object.toManyValues.count != object.entity.toManyCount
-        if unloadsToMany { object.toManyValues = object.entity.unloadedToMany }
+        // The layout read where used, not kept in a variable: a variable held counted a reference on it.
+        let toManyCount = object.entity.toManyCount
+        let unloadsToMany = object.toManyValues.count != toManyCount
+        if unloadsToMany {
+            object.toManyValues = unloadedToMany(entityNumber: object.entity.number, toManyCount: toManyCount)
+        }
         object.takeSnapshot(version: version)
         object.isLoaded = true
         // Every slot now holds its snapshot value and no to-many is loaded: no changes, known at once

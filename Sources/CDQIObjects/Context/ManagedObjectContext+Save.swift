@@ -142,7 +142,7 @@ extension ManagedObjectContext {
             if let key = object.allocatedKey {
                 object.allocatedKey = nil
                 registered[object.objectID] = nil
-                object.objectID = ManagedObjectID(entity: object.entity, store: store, primaryKey: key)
+                object.objectID = ManagedObjectID(entity: object.entityHandle, store: store, primaryKey: key)
                 // Looked up and registered by root and key, as fetched rows are: the new ID is one of
                 // this store's, and reading it back out of the object copied it for every lookup.
                 let root = object.entity.rootNumber

@@ -47,10 +47,6 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
     /// Whether a save of an object of the entity may write rows besides its own: join-table rows of a
     /// many-to-many relationship, or order keys of an ordered one.
     package let writesRelationshipRows: Bool
-    /// The to-many slots of an object whose relationships are not loaded yet: shared by every object
-    /// read from the store until it loads one (an array copied on its first change). Every element is
-    /// `nil` and the array is never changed in place, so sharing it across threads is safe.
-    nonisolated(unsafe) let unloadedToMany: [ToManyStorage?]
     /// The uniqueness constraints that apply (declared here or on an ancestor).
     package let uniquenessConstraints: [ConstraintLayout]
     /// `Z_ENT, Z_OPT`, then the stored attributes' and to-one relationships' columns: what `selectRowSQL` reads.
@@ -144,7 +140,6 @@ public final class EntityLayout: Sendable, CustomStringConvertible {
         storedToManySlots = relationships.filter { $0.isStored && $0.isToMany }.map(\.slotIndex)
         storedToOnes = relationships.filter { !$0.isToMany && $0.columns.value != nil }
         writesRelationshipRows = relationships.contains { $0.join != nil || $0.isOrdered }
-        unloadedToMany = Array(repeating: nil, count: toMany)
         var constraints: [ConstraintLayout] = []
         for declaring in lineage {
             guard let declaringEntity = model.entity(named: declaring),
@@ -314,6 +309,12 @@ public final class ModelLayout: Sendable {
     package let byName: [String: EntityLayout]
     /// Indexed by entity number (entity numbers run from 1 without gaps; index 0 is unused).
     package let byNumber: [EntityLayout?]
+    /// `byNumber` unretained, for the paths that look a layout up for every row read (see
+    /// ``unretainedEntity(number:)``).
+    private let unretainedByNumber: [Unmanaged<EntityLayout>?]
+    /// A handle on each layout, by entity number, for the IDs made outside any context (see
+    /// ``sharedHandle(of:)``).
+    private let sharedHandles: [EntityHandle?]
 
     /// Computes the layouts.
     public init(model: ManagedObjectModel, schema: StoreSchema) {
@@ -334,6 +335,8 @@ public final class ModelLayout: Sendable {
         }
         self.byName = byName
         self.byNumber = byNumber
+        unretainedByNumber = byNumber.map { $0.map(Unmanaged.passUnretained) }
+        sharedHandles = byNumber.map { $0.map(EntityHandle.init) }
     }
 
     /// The layout of the named entity.
@@ -341,4 +344,22 @@ public final class ModelLayout: Sendable {
 
     /// The layout of the entity with the given number.
     public func entity(number: Int) -> EntityLayout? { byNumber.indices.contains(number) ? byNumber[number] : nil }
+
+    /// A handle on `layout` for object IDs made outside any context (a context gives its own, see
+    /// ``ManagedObjectContext/handle(for:)``): shared by every ID made this way, which are few.
+    func sharedHandle(of layout: EntityLayout) -> EntityHandle {
+        guard sharedHandles.indices.contains(layout.number), let handle = sharedHandles[layout.number], handle.layout === layout else {
+            return EntityHandle(layout)
+        }
+        return handle
+    }
+
+    /// The layout of the entity with the given number, not retained: valid while this model layout
+    /// lives (it holds every layout). Reading rows looks a layout up for every row and reference, and
+    /// a retain and release of a layout each time is an atomic write to one cache line shared by every
+    /// thread reading the coordinator's store: threads fetching at once passed it between cores for
+    /// every row. Use the layout through `_withUnsafeGuaranteedRef`, which takes no reference.
+    @usableFromInline package func unretainedEntity(number: Int) -> Unmanaged<EntityLayout>? {
+        unretainedByNumber.indices.contains(number) ? unretainedByNumber[number] : nil
+    }
 }

@@ -19,7 +19,9 @@ import CDQIPredicate
 /// Objects are confined to their context's thread or task, like the context itself.
 open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible {
     /// The object's entity.
-    public let entity: EntityLayout
+    @inlinable public final var entity: EntityLayout { entityHandle.layout }
+    /// The entity as the object's context holds it (see ``EntityHandle``).
+    @usableFromInline final let entityHandle: EntityHandle
     /// The object's ID: temporary until the first save, then permanent.
     // Unchecked exclusivity: only a save writes it (never while it is being read), and the run-time check
     // cost more than the copy on every read of a save's passes.
@@ -79,7 +81,9 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
     /// An object made with a context becomes that context's object for the ID (a fault) unless the
     /// context has one already; then it has no context.
     public required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
-        self.entity = entity
+        // The ID's handle when it names `entity` (see ``EntityHandle``), as the context's IDs do.
+        entityHandle =
+            objectID.entity === entity ? objectID.handle : (context?.handle(for: entity) ?? EntityHandle(entity))
         self.objectID = objectID
         isLoaded = false
         attributeValues = []
@@ -127,7 +131,8 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         if objectID.entity === layout && objectID.store == store {
             objectID.identity = .primaryKey(key)
         } else {
-            objectID = ManagedObjectID(entity: layout, store: store, primaryKey: key)
+            // The caller checked that the shell is of `layout`.
+            objectID = ManagedObjectID(entity: entityHandle, store: store, primaryKey: key)
         }
         isLoaded = false
         insertedFlag = false
@@ -347,12 +352,13 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 
     /// Fills the slots with an empty, unsaved state (for a new object): the model's default values, no
     /// related objects. Its to-many relationships are set up when first used (an object without a
-    /// primary key loads none), so that inserting allocates nothing for them.
-    func loadEmpty() {
+    /// primary key loads none), so that inserting allocates nothing for them; `unloadedToMany` is the
+    /// inserting context's (see ``ManagedObjectContext/unloadedToMany(entityNumber:toManyCount:)``).
+    func loadEmpty(unloadedToMany: [ToManyStorage?]) {
         // A copy of its own: the first write into the shared defaults would copy them the slow way.
         attributeValues = entity.defaultValues.freshCopy()
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
-        toManyValues = entity.unloadedToMany
+        toManyValues = unloadedToMany
         isLoaded = true
     }
 

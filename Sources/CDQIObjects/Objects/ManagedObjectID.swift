@@ -4,14 +4,16 @@ import Foundation
 /// The identity of a managed object: its entity, its store and its primary key (`Z_PK`), or a
 /// temporary identifier until its first save.
 ///
-/// A cheap value to copy (a shared per-entity reference, the store's number and the key), usable
+/// A cheap value to copy (a reference to its entity's layout, the store's number and the key), usable
 /// across threads and contexts: pass IDs between contexts, not objects. The URI form is Core Data's:
 /// `x-coredata://STORE-UUID/Employee/p12` for saved objects and `x-coredata:///Employee/tUUID` for
 /// unsaved ones. Two IDs are equal when they name the same row of the same store (or are the same
 /// temporary ID).
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The object's entity.
-    public let entity: EntityLayout
+    @inlinable public var entity: EntityLayout { handle.layout }
+    /// The entity as the context that made the ID holds it (see ``EntityHandle``).
+    @usableFromInline let handle: EntityHandle
     /// The store's UUID (empty for a temporary ID).
     public var storeIdentifier: String { store.identifier }
     /// The store, as its interned number (see ``StoreNumber``).
@@ -21,20 +23,20 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     // key in place (see ``ManagedObject/becomeShell(forKey:of:store:)``).
     public internal(set) var identity: ObjectReference.Identity
 
-    init(entity: EntityLayout, store: StoreNumber, primaryKey: Int64) {
-        self.entity = entity
+    init(entity: EntityHandle, store: StoreNumber, primaryKey: Int64) {
+        handle = entity
         self.store = store
         self.identity = .primaryKey(primaryKey)
     }
 
-    init(entity: EntityLayout, store: StoreNumber, identity: ObjectReference.Identity) {
-        self.entity = entity
+    init(entity: EntityHandle, store: StoreNumber, identity: ObjectReference.Identity) {
+        handle = entity
         self.store = store
         self.identity = identity
     }
 
-    init(temporaryFor entity: EntityLayout) {
-        self.entity = entity
+    init(temporaryFor entity: EntityHandle) {
+        handle = entity
         self.store = .none
         self.identity = .temporary(TemporaryIdentifiers.next())
     }

@@ -15,7 +15,9 @@
     private var returnedCount = 0
     // The entity of the last row and its class: rows mostly come in runs of one entity.
     @usableFromInline var currentNumber = -1
-    @usableFromInline var currentLayout: EntityLayout?
+    /// The layout of entity `currentNumber`, unretained (see ``ModelLayout/unretainedEntity(number:)``:
+    /// the reader's `schema` holds it).
+    @usableFromInline var currentLayout: Unmanaged<EntityLayout>?
     private var currentType: ManagedObject.Type = ManagedObject.self
     /// Whether objects of `currentType` may be made from ``shells`` (see ``ManagedObject/cdqiReusableClass``).
     private var currentTypeReusesShells = true
@@ -44,10 +46,12 @@
         if number != currentNumber || currentLayout == nil {
             guard statement.holdsInteger(0), enterEntity(number: number) else { throw unknownEntity(statement) }
         }
-        guard let layout = currentLayout else { throw unknownEntity(statement) }
-        let (registered, fills) = register(layout, number: number, key: statement.int64(1))
-        if fills { fill(registered.object, from: statement, plan: layout.tablePlan) }
-        return registered
+        guard let current = currentLayout else { throw unknownEntity(statement) }
+        return current._withUnsafeGuaranteedRef { layout in
+            let (registered, fills) = register(layout, number: number, key: statement.int64(1))
+            if fills { fill(registered.object, from: statement, plan: layout.tablePlan) }
+            return registered
+        }
     }
 
     /// Fills a fault's slots and snapshot straight from the current row of a whole-row statement
@@ -73,10 +77,10 @@
     /// Makes the entity numbered `number` the current one (its layout and class); `false`, changing
     /// nothing, when the model has no such entity.
     @usableFromInline mutating func enterEntity(number: Int) -> Bool {
-        guard let layout = schema.entity(number: number) else { return false }
+        guard let unretained = schema.unretainedEntity(number: number) else { return false }
         currentNumber = number
-        currentLayout = layout
-        currentType = context.objectClass(for: layout)
+        currentLayout = unretained
+        currentType = unretained._withUnsafeGuaranteedRef { context.objectClass(for: $0) }
         currentTypeReusesShells = ManagedObject.reusesShells(currentType)
         return true
     }
