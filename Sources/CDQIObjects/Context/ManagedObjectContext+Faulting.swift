@@ -70,12 +70,10 @@ extension ManagedObjectContext {
     /// Completes loading an object whose attribute and to-one slots are filled: to-many slots not
     /// loaded yet, the snapshot, the loaded flag.
     @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
-        // The layout read where used, not kept in a variable: a variable held counted a reference on it.
-        let toManyCount = object.entity.toManyCount
-        let unloadsToMany = object.toManyValues.count != toManyCount
-        if unloadsToMany {
-            object.toManyValues = unloadedToMany(entityNumber: object.entity.number, toManyCount: toManyCount)
-        }
+        // The context's slots, through the object's handle (see ``EntityHandle``); the layout read where
+        // used, not kept in a variable: a variable held counted a reference on it.
+        let unloadsToMany = object.toManyValues.count != object.entity.toManyCount
+        if unloadsToMany { object.toManyValues = object.entityHandle.unloadedToMany }
         object.takeSnapshot(version: version)
         object.isLoaded = true
         // Every slot now holds its snapshot value and no to-many is loaded: no changes, known at once

@@ -44,10 +44,6 @@ public final class ManagedObjectContext {
     private var lastObjectClass: (layout: EntityLayout, registrations: Int, objectClass: ManagedObject.Type)?
     /// The layout ``entityLayout(named:)`` found last, with the name it was asked for.
     private var lastLayoutByName: (name: String, layout: EntityLayout)?
-    /// Each entity's to-many slots of an object not loaded yet, by entity number (see
-    /// ``unloadedToMany(entityNumber:toManyCount:)``).
-    /// Unchecked exclusivity: read for every row a fetch fills, and never accessed overlapping.
-    @exclusivity(unchecked) private var unloadedToManyByNumber: [[ToManyStorage?]] = []
     /// This context's handle on each entity's layout, by entity number (see ``handle(for:)``).
     /// Unchecked exclusivity: read for every object made, and never accessed overlapping.
     @exclusivity(unchecked) private var handlesByNumber: [EntityHandle?] = []
@@ -111,7 +107,7 @@ public final class ManagedObjectContext {
     private func insertObject(of layout: EntityLayout, as type: ManagedObject.Type) -> ManagedObject {
         let object = type.init(entity: layout, objectID: ManagedObjectID(temporaryFor: handle(for: layout)), context: nil)
         object.managedObjectContext = self
-        object.loadEmpty(unloadedToMany: unloadedToMany(entityNumber: layout.number, toManyCount: layout.toManyCount))
+        object.loadEmpty()
         object.insertedFlag = true
         insertionCounter += 1
         object.insertionOrder = insertionCounter
@@ -207,29 +203,6 @@ public final class ManagedObjectContext {
         let handle = EntityHandle(layout)
         handlesByNumber[number] = handle
         return handle
-    }
-
-    /// The to-many slots of an object of `layout` whose relationships are not loaded yet (every element
-    /// `nil`): one array per entity and context, shared by the context's objects until each loads one.
-    ///
-    /// Per context rather than one per layout: objects of every context on every thread holding one
-    /// array counted their references to it on one cache line. With the layouts counted the same way,
-    /// four threads fetching at once used a sixth to a third more CPU than one thread for the same
-    /// work, about half of the difference in reference counting (W11). This array is counted by this
-    /// context's thread only.
-    ///
-    /// Takes the entity's number and to-many count rather than its layout: passing the layout counted a
-    /// reference on it for the call.
-    func unloadedToMany(entityNumber number: Int, toManyCount count: Int) -> [ToManyStorage?] {
-        if number < unloadedToManyByNumber.count, unloadedToManyByNumber[number].count == count {
-            return unloadedToManyByNumber[number]
-        }
-        if number >= unloadedToManyByNumber.count {
-            unloadedToManyByNumber.append(contentsOf: repeatElement([], count: number + 1 - unloadedToManyByNumber.count))
-        }
-        let slots = [ToManyStorage?](repeating: nil, count: count)
-        unloadedToManyByNumber[number] = slots
-        return slots
     }
 
     /// The coordinator's layout of the entity named `name`, `nil` for no such entity. The last answer

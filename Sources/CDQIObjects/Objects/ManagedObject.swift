@@ -352,13 +352,12 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 
     /// Fills the slots with an empty, unsaved state (for a new object): the model's default values, no
     /// related objects. Its to-many relationships are set up when first used (an object without a
-    /// primary key loads none), so that inserting allocates nothing for them; `unloadedToMany` is the
-    /// inserting context's (see ``ManagedObjectContext/unloadedToMany(entityNumber:toManyCount:)``).
-    func loadEmpty(unloadedToMany: [ToManyStorage?]) {
+    /// primary key loads none), so that inserting allocates nothing for them.
+    func loadEmpty() {
         // A copy of its own: the first write into the shared defaults would copy them the slow way.
         attributeValues = entity.defaultValues.freshCopy()
         if entity.toOneCount > 0 { toOneValues = ToOneSlots(count: entity.toOneCount) }
-        toManyValues = unloadedToMany
+        toManyValues = entityHandle.unloadedToMany
         isLoaded = true
     }
 
