@@ -159,6 +159,72 @@ struct FetchCursorTests {
         #expect(made <= 100 + 24)
     }
 
+    @Test("a reused object takes its new row's to-one, or none, and has no changes")
+    func reusedObjectsTakeTheirRowsToOne() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        // Employee i earns 10·i and works in department "D(i % 4)", except when i % 4 == 3: none.
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        var departments: [ManagedObject] = []
+        for d in 0..<3 { departments.append(try ContextTestSupport.insert(writer, "Department", ["name": "D\(d)"])) }
+        for i in 0..<200 {
+            _ = try ContextTestSupport.insert(
+                writer, "Employee",
+                [
+                    "firstName": "F\(i)", "lastName": "L\(i)", "salary": Int32(i * 10),
+                    "department": i % 4 == 3 ? nil : departments[i % 4],
+                ])
+        }
+        try writer.save()
+        coordinator.register(ReusableEmployee.self, forEntityName: "Employee")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [FetchSortDescriptor(keyPath: "salary")])
+        request.fetchBatchSize = 10
+        let before = ReusableEmployee.madeCount
+        let cursor = try context.cursor(for: request)
+        var seen: [String?] = []
+        var changed = 0
+        while let object = try cursor.next() {
+            let department = try object.value(forKey: "department") as? ManagedObject
+            seen.append(try department?.value(forKey: "name") as? String)
+            if object.hasChanges || !object.changedValues().isEmpty { changed += 1 }
+        }
+        let expected: [String?] = (0..<200).map { (i: Int) -> String? in i % 4 == 3 ? nil : "D\(i % 4)" }
+        #expect(seen == expected)
+        #expect(changed == 0)
+        // Reuse happened: 10 objects for the first batch, at most one more for each of the 19 others.
+        #expect(ReusableEmployee.madeCount - before <= 10 + 19)
+    }
+
+    @Test("a reused object whose to-many was loaded (empty) loads its new row's members")
+    func reusedObjectsLoadTheirRowsToMany() throws {
+        let (coordinator, _, cleanUp) = try ContextTestSupport.fileCoordinator("Company")
+        defer { cleanUp() }
+        // D0 and D1 have no employees, D2 three, D3 two.
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        var departments: [ManagedObject] = []
+        for d in 0..<4 { departments.append(try ContextTestSupport.insert(writer, "Department", ["name": "D\(d)"])) }
+        for (i, d) in [2, 2, 2, 3, 3].enumerated() {
+            _ = try ContextTestSupport.insert(
+                writer, "Employee", ["firstName": "F\(i)", "lastName": "L\(i)", "department": departments[d]])
+        }
+        try writer.save()
+        coordinator.register(ReusableDepartment.self, forEntityName: "Department")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest(entityName: "Department", sortDescriptors: [FetchSortDescriptor(keyPath: "name")])
+        request.fetchBatchSize = 2
+        let before = ReusableDepartment.madeCount
+        let cursor = try context.cursor(for: request)
+        var members: [[String]] = []
+        while let object = try cursor.next() {
+            let names = try object.objects(forKey: "employees").map { try #require($0.value(forKey: "firstName") as? String) }
+            members.append(names.sorted())
+        }
+        #expect(members == [[], [], ["F0", "F1", "F2"], ["F3", "F4"]])
+        // D2 and D3 were made from D0's and D1's objects, whose loaded (empty) members were dropped.
+        #expect(ReusableDepartment.madeCount - before == 2)
+    }
+
     @Test("objects of a hand-written subclass of a generated-shape class are made for each row")
     func subclassOfGeneratedShapeIsNotReused() throws {
         let (coordinator, cleanUp) = try savedEmployees()
@@ -347,3 +413,18 @@ class ReusableEmployee: ManagedObject {
 
 /// A hand-written subclass of it, which could add stored properties: never reused.
 final class HandWrittenEmployee: ReusableEmployee {}
+
+/// A department class in the shape `cdqi` generates, counting the objects made (see ``ReusableEmployee``).
+final class ReusableDepartment: ManagedObject {
+    nonisolated(unsafe) private static var made = 0
+    private static let madeLock = NSLock()
+    override class var cdqiReusableClass: ManagedObject.Type { ReusableDepartment.self }
+
+    /// How many objects were made so far.
+    static var madeCount: Int { madeLock.withLock { made } }
+
+    required init(entity: EntityLayout, objectID: ManagedObjectID, context: ManagedObjectContext?) {
+        ReusableDepartment.madeLock.withLock { ReusableDepartment.made += 1 }
+        super.init(entity: entity, objectID: objectID, context: context)
+    }
+}

@@ -162,7 +162,7 @@ public final class FetchCursor {
                 context.registered.insert(object, root: root, key: key)
             } else if object.isReusableShell {
                 // Nothing else can reach it: the next batch makes it another row's object.
-                spareShells.append(object)
+                spareShells.append(consume object)
             }
             // Otherwise nothing else holds it: it is freed here, with no need to turn it into a fault
             // first (no one can reach it again).

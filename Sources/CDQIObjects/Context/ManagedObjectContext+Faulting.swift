@@ -72,13 +72,14 @@ extension ManagedObjectContext {
     @usableFromInline @inline(__always) func finishLoading(_ object: ManagedObject, version: Int64) {
         // The context's slots, through the object's handle (see ``EntityHandle``); the layout read where
         // used, not kept in a variable: a variable held counted a reference on it.
-        let unloadsToMany = object.toManyValues.count != object.entity.toManyCount
-        if unloadsToMany { object.toManyValues = object.entityHandle.unloadedToMany }
+        if object.toManyValues.count != object.entity.toManyCount {
+            object.toManyValues = object.entityHandle.unloadedToMany
+        }
         object.takeSnapshot(version: version)
         object.isLoaded = true
         // Every slot now holds its snapshot value and no to-many is loaded: no changes, known at once
         // rather than worked out by the next `hasChanges` (a fetch cursor asks it of every object).
-        if unloadsToMany { object.knownPersistentChanges = false }
+        if object.toManyValues.allUnloaded { object.knownPersistentChanges = false }
     }
 
     /// Loads the members of a saved object's to-many relationship: whole rows, so that members that are

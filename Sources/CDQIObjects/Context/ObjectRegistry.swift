@@ -94,7 +94,8 @@ struct ObjectRegistry {
     /// ``object(root:key:)`` then ``removeObject(root:key:)`` took two); whether it was removed.
     mutating func removeObject(root: Int, key: Int64, ifIdenticalTo expected: ObjectIdentifier) -> Bool {
         if let (run, index) = runPosition(root: root, key: key) {
-            guard let object = runs[run].objects[index], ObjectIdentifier(object) == expected else { return false }
+            // Compared by identity where it lies: binding the object counted a reference on it.
+            guard runs[run].objects[index].map(ObjectIdentifier.init) == expected else { return false }
             setRunElement(nil, run: run, index: index)
             return true
         }

@@ -122,9 +122,11 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
 
     /// Turns an unregistered shell (see ``isReusableShell``) into a fault for the row `key` of `layout`
     /// in the store `store`, belonging to the context it was unregistered from (which registers it again), as if it had just been made
-    /// with ``init(entity:objectID:context:)``. Its attribute array is kept, to be filled in place, and
-    /// so is its context: a shell is reused only by the context that unregistered it, and setting the
-    /// same unowned reference again cost a retain and a release per row.
+    /// with ``init(entity:objectID:context:)``. Its attribute array and to-one slots are kept, for the
+    /// fill from its row that follows at once to overwrite in place (``RowObjectReader``), and so is its
+    /// context: a shell is reused only by the context that unregistered it, and setting the same unowned
+    /// reference again cost a retain and a release per row. Its to-many slots are made unloaded (kept
+    /// when none was loaded).
     func becomeShell(forKey key: Int64, of layout: EntityLayout, store: StoreNumber) {
         // Usually the ID already names this entity and store: only its key changes, in place (a new ID
         // copied over the old one retained and released both of its references).
@@ -137,8 +139,11 @@ open class ManagedObject: Hashable, KeyValueAccessible, CustomStringConvertible 
         isLoaded = false
         insertedFlag = false
         deletedFlag = false
-        toOneValues = ToOneSlots()
-        toManyValues = []
+        // Replacing the slots released the one array every object of the context shares and took it
+        // again when loaded (``EntityHandle/unloadedToMany``), per row.
+        if toManyValues.count != layout.toManyCount || !toManyValues.allUnloaded {
+            toManyValues = entityHandle.unloadedToMany
+        }
         originalAttributes.removeAll()
         originalToOnes.removeAll()
         snapshotVersion = nil

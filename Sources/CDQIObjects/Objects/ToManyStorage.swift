@@ -84,3 +84,15 @@ struct ToManyStorage {
         return committed.contains { positions[ObjectIdentifier($0)] == nil }
     }
 }
+
+extension [ToManyStorage?] {
+    /// Whether no slot holds loaded members: every to-many relationship of the object is still to load.
+    var allUnloaded: Bool {
+        var position = 0
+        while position < count {
+            if self[position] != nil { return false }
+            position += 1
+        }
+        return true
+    }
+}

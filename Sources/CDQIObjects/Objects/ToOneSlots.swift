@@ -7,7 +7,7 @@
     private var second: ManagedObject?
     private var rest: [ManagedObject?]
     /// The number of slots.
-    let count: Int
+    @usableFromInline let count: Int
 
     /// No slots (an object that is not loaded).
     init() {

@@ -58,9 +58,12 @@
     /// (`plan` is its entity's `tablePlan`), without an intermediate ``StoredRow``.
     @inlinable func fill<Row: StoreRow>(_ object: ManagedObject, from statement: Row, plan: RowPlan) {
         // Written into the object's slots directly: each copy of the slots retained every destination.
+        // A reused shell's slots are overwritten in place when the row sets every one of them.
         let toOneCount = object.entity.toOneCount
         if toOneCount > 0 {
-            object.toOneValues = ToOneSlots(count: toOneCount)
+            if object.toOneValues.count != toOneCount || plan.toOnes.count != toOneCount {
+                object.toOneValues = ToOneSlots(count: toOneCount)
+            }
             for slot in plan.toOnes {
                 object.toOneValues[slot.slot] = context.object(referencedBy: plan.reference(slot, in: statement))
             }
@@ -91,22 +94,33 @@
     @usableFromInline mutating func register(
         _ layout: EntityLayout, number: Int, key: Int64
     ) -> (registered: (object: ManagedObject, isNew: Bool), fills: Bool) {
-        let registered: (object: ManagedObject, isNew: Bool)
-        if currentTypeReusesShells, let shell = shells.last, shell.entity === layout, type(of: shell) == currentType,
-            context.registered.object(root: layout.rootNumber, key: key) == nil
-        {
-            shells.removeLast()
+        if let shell = takeShell(of: layout, key: key) {
             shell.becomeShell(forKey: key, of: layout, store: context.coordinator.storeNumber)
             context.registered.insert(shell, root: layout.rootNumber, key: key)
-            registered = (shell, true)
-        } else {
-            registered = context.registeredObject(of: layout, key: key, type: currentType)
+            // A fault of this very entity: filled. Returned straight away: a copy of the reference to
+            // check it counted one more per row.
+            returnedCount += 1
+            return ((shell, true), true)
         }
-        let object = registered.object
-        let fills = !object.isLoaded && object.entity.number == number
+        let registered = context.registeredObject(of: layout, key: key, type: currentType)
+        let fills = !registered.object.isLoaded && registered.object.entity.number == number
         if !fills { unfilledPositions.append(returnedCount) }
         returnedCount += 1
         return (registered, fills)
+    }
+
+    /// A shell (see ``shells``) to become the object of the row `key` of `layout`, taken from the list,
+    /// or `nil` when there is none of the current class and entity or the row's object is registered.
+    /// Popped rather than read then removed: reading the last one counted a reference more per row.
+    private mutating func takeShell(of layout: EntityLayout, key: Int64) -> ManagedObject? {
+        guard currentTypeReusesShells, let shell = shells.popLast() else { return nil }
+        guard shell.entity === layout, type(of: shell) == currentType,
+            context.registered.object(root: layout.rootNumber, key: key) == nil
+        else {
+            shells.append(shell)
+            return nil
+        }
+        return shell
     }
 
     /// Calls `awakeFromFetch` on the objects filled, in row order; `returned` holds every object

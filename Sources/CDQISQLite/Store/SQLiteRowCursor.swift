@@ -30,8 +30,9 @@ final class SQLiteRowCursor: StoreRowCursor {
         while objects.count < limit {
             guard try statement.step() else { return false }
             let (object, new) = try reader.object(at: statement)
-            objects.append(object)
             isNew.append(new)
+            // Moved into the array: a copy counted a reference more, released at once, per row.
+            objects.append(consume object)
         }
         return true
     }
