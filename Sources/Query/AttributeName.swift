@@ -8,11 +8,11 @@ import Foundation
 /// enum without associated values and with at most 256 cases: what `Attribute` enums are) is
 /// determined by its byte, and so is its description: those names are kept once worked out, by type
 /// and byte. Other values are described every time.
-enum AttributeName {
+@usableFromInline enum AttributeName {
     private static let table = NameTable()
 
     /// The key of `attribute`.
-    static func of<Attribute: Hashable>(_ attribute: Attribute) -> String {
+    @usableFromInline static func of<Attribute: Hashable>(_ attribute: Attribute) -> String {
         guard _isPOD(Attribute.self), MemoryLayout<Attribute>.size <= 1 else { return String(describing: attribute) }
         let byte = withUnsafeBytes(of: attribute) { $0.first ?? 0 }
         let type = ObjectIdentifier(Attribute.self)

@@ -25,20 +25,10 @@ enum EntityResolution {
     }
 
     /// Throws ``QueryError/unknownKey(_:entity:)`` for the first key that is neither an attribute nor a
-    /// relationship of the entity (inherited ones included).
-    static func checkKeys(_ keys: [String], of layout: EntityLayout, in coordinator: PersistentStoreCoordinator) throws(QueryError) {
-        for key in keys where !hasProperty(key, layout, coordinator) {
+    /// relationship of the entity (inherited ones included: the layout names them all).
+    static func checkKeys(_ keys: [String], of layout: EntityLayout) throws(QueryError) {
+        for key in keys where layout.properties[key] == nil {
             throw .unknownKey(key, entity: layout.name)
         }
-    }
-
-    private static func hasProperty(_ key: String, _ layout: EntityLayout, _ coordinator: PersistentStoreCoordinator) -> Bool {
-        if layout.entity.attribute(named: key) != nil || layout.entity.relationship(named: key) != nil { return true }
-        // Inherited properties: the model is only read for keys the entity does not declare itself.
-        for ancestor in coordinator.model.ancestors(of: layout.entity)
-        where ancestor.attribute(named: key) != nil || ancestor.relationship(named: key) != nil {
-            return true
-        }
-        return false
     }
 }

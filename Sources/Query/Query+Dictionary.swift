@@ -16,7 +16,7 @@ extension Query where T: Queryable {
     /// ```
     ///
     /// With plain values only, ``firstOrInsert()`` can insert an object with these values.
-    public func `where`(_ dictionary: [T.Attribute: Any]) -> Query<T> {
+    @inlinable public func `where`(_ dictionary: [T.Attribute: Any]) -> Query<T> {
         adding { query throws(QueryError) in
             let (condition, values) = try Self.condition(dictionary, keys: &query.namedKeys)
             query.clauses.append(condition)
@@ -43,7 +43,7 @@ extension Query where T: Queryable {
 
     /// The AND of one comparison per entry (in key order, so the predicate is the same every run) and,
     /// when every value is plain, the values by key.
-    static func condition(
+    @inlinable static func condition(
         _ dictionary: [T.Attribute: Any], keys: inout [String]
     )
         throws(QueryError) -> (PredicateNode, [String: Any]?)
@@ -70,7 +70,7 @@ extension Query where T: Queryable {
     }
 
     /// The comparison of one entry, and whether its value is plain (an equality).
-    private static func comparison(_ key: String, _ value: Any) throws(QueryError) -> (PredicateNode, isPlain: Bool) {
+    @usableFromInline static func comparison(_ key: String, _ value: Any) throws(QueryError) -> (PredicateNode, isPlain: Bool) {
         do {
             // Plain values of the common types first: no protocol cast for them.
             if let constant = ConditionValue.commonConstant(value) {

@@ -11,7 +11,7 @@ extension Query {
         get throws(QueryError) {
             if let failure { throw failure }
             let layout = try EntityResolution.entity(of: T.self, in: context)
-            try EntityResolution.checkKeys(namedKeys, of: layout, in: context.coordinator)
+            try EntityResolution.checkKeys(namedKeys, of: layout)
             return FetchRequest(entityName: layout.name, predicate: predicate, sortDescriptors: sortDescriptors)
         }
     }
@@ -36,7 +36,22 @@ extension Query {
     public func first() throws -> T? {
         var request = try fetchRequest
         request.fetchLimit = 1
-        return try Self.typed(context.fetch(request)).first
+        guard let object = try context.fetch(request).first else { return nil }
+        return try Self.typed(object)
+    }
+
+    /// One fetched object as `T`, as the array form below does for each: a lookup casts only the object
+    /// it returns, with no array.
+    static func typed(_ object: ManagedObject) throws(QueryError) -> T {
+        guard let typed = object as? T else { throw mismatch(object) }
+        return typed
+    }
+
+    /// The error for a fetched object that is not a `T`.
+    static func mismatch(_ object: ManagedObject) -> QueryError {
+        .classMismatch(
+            entity: object.entity.name, className: String(describing: T.self),
+            registeredClassName: String(describing: type(of: object)))
     }
 
     /// The fetched objects as `T`: the entity resolution made `T` their class (or a subclass's).
@@ -44,11 +59,7 @@ extension Query {
         var typed: [T] = []
         typed.reserveCapacity(objects.count)
         for object in objects {
-            guard let object = object as? T else {
-                throw .classMismatch(
-                    entity: object.entity.name, className: String(describing: T.self),
-                    registeredClassName: String(describing: type(of: object)))
-            }
+            guard let object = object as? T else { throw mismatch(object) }
             typed.append(object)
         }
         return typed

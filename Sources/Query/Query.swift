@@ -42,17 +42,17 @@ public struct Query<T: ManagedObject> {
     public let context: ManagedObjectContext
 
     /// The conditions, combined with AND when the query runs.
-    var clauses: [PredicateNode] = []
+    @usableFromInline var clauses: [PredicateNode] = []
     /// The sort keys, in call order.
-    var sortDescriptors: [FetchSortDescriptor] = []
+    @usableFromInline var sortDescriptors: [FetchSortDescriptor] = []
     /// The values a new object of `firstOrInsert()` gets, by key; `nil` once a condition makes them
     /// indeterminate.
-    var defaultValues: [String: Any]? = [:]
+    @usableFromInline var defaultValues: [String: Any]? = [:]
     /// The keys named by dictionary conditions and sort keys, checked against the entity when the
     /// query runs.
-    var namedKeys: [String] = []
+    @usableFromInline var namedKeys: [String] = []
     /// The first problem met while building, thrown by the call that runs the query.
-    var failure: QueryError?
+    @usableFromInline var failure: QueryError?
 
     /// Creates a query for objects of `T` in a context.
     public init(in context: ManagedObjectContext) {
@@ -60,7 +60,7 @@ public struct Query<T: ManagedObject> {
     }
 
     /// A copy with `change` applied, unless an earlier problem is kept (then the query stays as it is).
-    func adding(_ change: (inout Query<T>) throws(QueryError) -> Void) -> Query<T> {
+    @inlinable func adding(_ change: (inout Query<T>) throws(QueryError) -> Void) -> Query<T> {
         var query = self
         guard query.failure == nil else { return query }
         do {

@@ -1,3 +1,4 @@
+import CDQIModel
 import CDQIPredicate
 import CDQIStore
 import Foundation
@@ -70,6 +71,29 @@ struct QueryErrorTests {
         #expect(context.insertedObjects.isEmpty)
     }
 
+    @Test("keys the entity inherits are known; a sibling entity's are not")
+    func inheritedKeys() throws {
+        // Piece (title, a to-one `box`) with two sub-entities: Puzzle (pieceCount) and Song (duration).
+        var piece = EntityDescription(name: "Piece", representedClassName: "Piece")
+        piece.isAbstract = true
+        piece.attributes = [AttributeDescription(name: "title", type: .string, isOptional: true)]
+        piece.relationships = [RelationshipDescription(name: "box", destinationEntityName: "Box")]
+        var puzzle = EntityDescription(name: "Puzzle", representedClassName: "Puzzle")
+        puzzle.parentEntityName = "Piece"
+        puzzle.attributes = [AttributeDescription(name: "pieceCount", type: .integer32, isOptional: true)]
+        var song = EntityDescription(name: "Song", representedClassName: "Song")
+        song.parentEntityName = "Piece"
+        song.attributes = [AttributeDescription(name: "duration", type: .double, isOptional: true)]
+        let box = EntityDescription(name: "Box", representedClassName: "Box")
+        let model = ManagedObjectModel(entities: [piece, puzzle, song, box])
+        let context = try PersistentContainer(model: model, url: nil).newContext()
+        let query = Puzzle.query(in: context)
+        #expect(try query.where([.title: "Sky"]).where([.pieceCount: 1000]).order(by: .box).all().isEmpty)
+        #expect(try query.order(by: .title).first() == nil)
+        #expect(throws: QueryError.unknownKey("duration", entity: "Puzzle")) { try query.where([.duration: 1.5]).count() }
+        #expect(throws: QueryError.unknownKey("duration", entity: "Puzzle")) { try query.order(by: .duration).first() }
+    }
+
     @Test("a key in a format string the entity does not have is the store's error")
     func unknownKeyInFormat() throws {
         let context = try EntityModel.context()
@@ -107,4 +131,9 @@ extension QueryErrorTests {
         #expect(found === special)
         #expect(type(of: found) == SpecialGadget.self)
     }
+}
+
+/// A sub-entity's class for ``QueryErrorTests/inheritedKeys()``; `duration` is its sibling's attribute.
+final class Puzzle: ManagedObject, Queryable {
+    enum Attribute { case title, box, pieceCount, duration }
 }
