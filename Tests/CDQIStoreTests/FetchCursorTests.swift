@@ -32,6 +32,11 @@ struct FetchCursorTests {
         try context.save()
     }
 
+    /// Departments named "D0", "D1", … inserted into `context`, in order.
+    private func insertDepartments(_ count: Int, into context: ManagedObjectContext) throws -> [ManagedObject] {
+        try (0..<count).map { d in try ContextTestSupport.insert(context, "Department", ["name": "D\(d)"]) }
+    }
+
     private func salaries(_ cursor: FetchCursor) throws -> [Int32] {
         var result: [Int32] = []
         while let object = try cursor.next() {
@@ -165,8 +170,7 @@ struct FetchCursorTests {
         defer { cleanUp() }
         // Employee i earns 10·i and works in department "D(i % 4)", except when i % 4 == 3: none.
         let writer = ManagedObjectContext(coordinator: coordinator)
-        var departments: [ManagedObject] = []
-        for d in 0..<3 { departments.append(try ContextTestSupport.insert(writer, "Department", ["name": "D\(d)"])) }
+        let departments = try insertDepartments(3, into: writer)
         for i in 0..<200 {
             _ = try ContextTestSupport.insert(
                 writer, "Employee",
@@ -202,8 +206,7 @@ struct FetchCursorTests {
         defer { cleanUp() }
         // D0 and D1 have no employees, D2 three, D3 two.
         let writer = ManagedObjectContext(coordinator: coordinator)
-        var departments: [ManagedObject] = []
-        for d in 0..<4 { departments.append(try ContextTestSupport.insert(writer, "Department", ["name": "D\(d)"])) }
+        let departments = try insertDepartments(4, into: writer)
         for (i, d) in [2, 2, 2, 3, 3].enumerated() {
             _ = try ContextTestSupport.insert(
                 writer, "Employee", ["firstName": "F\(i)", "lastName": "L\(i)", "department": departments[d]])
