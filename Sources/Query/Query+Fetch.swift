@@ -40,28 +40,22 @@ extension Query {
         return try Self.typed(object)
     }
 
-    /// One fetched object as `T`, as the array form below does for each: a lookup casts only the object
-    /// it returns, with no array.
+    /// One fetched object as `T`: the entity resolution made `T` its class (or a subclass's). A lookup
+    /// casts only the object it returns, with no array.
     static func typed(_ object: ManagedObject) throws(QueryError) -> T {
-        guard let typed = object as? T else { throw mismatch(object) }
+        guard let typed = object as? T else {
+            throw .classMismatch(
+                entity: object.entity.name, className: String(describing: T.self),
+                registeredClassName: String(describing: type(of: object)))
+        }
         return typed
     }
 
-    /// The error for a fetched object that is not a `T`.
-    static func mismatch(_ object: ManagedObject) -> QueryError {
-        .classMismatch(
-            entity: object.entity.name, className: String(describing: T.self),
-            registeredClassName: String(describing: type(of: object)))
-    }
-
-    /// The fetched objects as `T`: the entity resolution made `T` their class (or a subclass's).
+    /// The fetched objects as `T`, each cast as the single-object form above casts it.
     static func typed(_ objects: [ManagedObject]) throws(QueryError) -> [T] {
         var typed: [T] = []
         typed.reserveCapacity(objects.count)
-        for object in objects {
-            guard let object = object as? T else { throw mismatch(object) }
-            typed.append(object)
-        }
+        for object in objects { typed.append(try Self.typed(object)) }
         return typed
     }
 }

@@ -44,7 +44,7 @@ public struct Query<T: ManagedObject> {
     /// The conditions, combined with AND when the query runs.
     @usableFromInline var clauses: [PredicateNode] = []
     /// The sort keys, in call order.
-    @usableFromInline var sortDescriptors: [FetchSortDescriptor] = []
+    var sortDescriptors: [FetchSortDescriptor] = []
     /// The values a new object of `firstOrInsert()` gets, by key; `nil` once a condition makes them
     /// indeterminate.
     @usableFromInline var defaultValues: [String: Any]? = [:]

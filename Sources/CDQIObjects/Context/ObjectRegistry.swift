@@ -100,7 +100,7 @@ struct ObjectRegistry {
             return true
         }
         let (index, found) = find(root: root, key: key)
-        guard found, let object = slots[index].object, ObjectIdentifier(object) == expected else { return false }
+        guard found, slots[index].object.map(ObjectIdentifier.init) == expected else { return false }
         remove(root: root, key: key)
         return true
     }
